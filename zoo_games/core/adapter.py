@@ -1,0 +1,308 @@
+"""The one PettingZoo AEC adapter that turns any rules core into an environment.
+
+Every game of zoo-games is a :class:`~zoo_games.core.game.Game` (pure rules), an
+:class:`Observer` (how a player sees a state, as a numpy array) and a :class:`Renderer`
+(text and picture). :class:`BoardGameEnv` joins them and owns everything PettingZoo asks of
+an AEC environment, identically for every game:
+
+* whose turn it is: ``agent_selection`` is simply the core's ``current_player()``, so an extra
+  turn or a re-throw is the same agent selected again;
+* chance: chance nodes are resolved inside ``reset``/``step`` with the environment's seeded
+  generator, so ``reset(seed=s)`` reproduces every throw;
+* observations ``{"observation", "action_mask"}`` (or, with ``action_mask="info"``, the bare
+  array with the mask in ``infos[agent]["action_mask"]``, the form SuperSuit's wrappers need);
+* zero-sum rewards at the end, terminations, dead steps;
+* bad input: an illegal, out-of-range or non-integer action raises ``ValueError`` (or
+  ``TypeError``) naming what is allowed, and leaves the game unchanged.
+
+A game module adds nothing but a ``raw_env`` subclass that builds its three parts from its
+options, and ``env()`` from :func:`standard_wrappers`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+from gymnasium import logger, spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from zoo_games.core.errors import check_option
+from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
+
+AGENTS = ("player_0", "player_1")
+MASK_PLACES = ("observation", "info")
+
+
+class Observer(Protocol):
+    """Encodes a state as one player sees it."""
+
+    #: The space of the arrays :meth:`observe` returns (true bounds, the array's dtype).
+    space: spaces.Box
+
+    def observe(self, state: GameState, player: int) -> np.ndarray:
+        """The observation of ``player`` (0 or 1) in ``state``, a fresh array."""
+        ...
+
+
+class Renderer(Protocol):
+    """Draws a state for people: as text and as a picture."""
+
+    def ansi(self, state: GameState) -> str:
+        """The state as text (several lines, no trailing newline)."""
+        ...
+
+    def rgb(self, state: GameState) -> np.ndarray:
+        """The state as an ``H x W x 3`` ``uint8`` picture."""
+        ...
+
+
+class BoardGameEnv(AECEnv):
+    """A two-player, turn-based PettingZoo AEC environment over a rules core.
+
+    Subclasses (each game's ``raw_env``) set ``metadata["name"]`` and call
+    ``super().__init__(game, observer, renderer, ...)``.
+
+    Attributes:
+        game: the rules variant being played.
+        game_state: the current :class:`~zoo_games.core.game.GameState` (``None`` before the
+            first ``reset``). Search code may clone it; changing it in place bypasses the
+            environment's bookkeeping.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "board_game_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        game: Game,
+        observer: Observer,
+        renderer: Renderer,
+        render_mode: str | None = None,
+        action_mask: str = "observation",
+    ) -> None:
+        super().__init__()
+        check_option("render_mode", render_mode, [None, *self.metadata["render_modes"]])
+        check_option("action_mask", action_mask, MASK_PLACES)
+        self.game = game
+        self.render_mode = render_mode
+        self.action_mask_place = action_mask
+        self._observer = observer
+        self._renderer = renderer
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        self._player_of = {agent: player for player, agent in zip(PLAYERS, AGENTS)}
+        num_actions = game.num_actions
+        mask_space = spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
+        self.observation_spaces = {
+            agent: (
+                spaces.Dict({"observation": observer.space, "action_mask": mask_space})
+                if action_mask == "observation"
+                else observer.space
+            )
+            for agent in AGENTS
+        }
+        self._no_moves = np.zeros(num_actions, dtype=np.int8)
+        self.game_state: GameState | None = None
+        self._legal: list[int] = []
+        self._mask: np.ndarray | None = None
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same space object on every call (``api_test`` checks identity)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(game.num_actions)`` for both agents."""
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset / step
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game, from the initial position or from ``options["position"]``.
+
+        ``seed`` seeds the generator that resolves chance; without it, the generator goes on
+        from where it was, so consecutive games differ. Other option keys are ignored with a
+        warning (PettingZoo's ``api_test`` passes one).
+        """
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        options = dict(options or {})
+        position = options.pop("position", None)
+        if options:
+            # Not an error: PettingZoo's api_test itself resets with a made-up option.
+            logger.warn(f"ignoring unknown reset option(s) {sorted(options)}; the only one is 'position'")
+        if position is None:
+            state = self.game.new_initial_state()
+        elif isinstance(position, str):
+            state = self.game.state_from_position(position)
+        else:
+            raise ValueError(f"position must be a string, not {type(position).__name__}")
+        self.game_state = state
+        self._resolve_chance()
+        if state.is_terminal():
+            raise ValueError(f"position {position!r} is already over: there is nothing to play")
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self._after_transition()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for ``agent_selection``; ``None`` for an agent whose game has ended."""
+        agent = self.agent_selection
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left it: call reset()")
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = self._checked_action(action)
+        state = self.game_state
+        assert state is not None
+        self._cumulative_rewards[agent] = 0.0
+        state.apply_action(action)
+        self._resolve_chance()
+        self._after_transition()
+        if self.render_mode == "human":
+            self.render()
+
+    def _checked_action(self, action: Any) -> int:
+        """``action`` as an ``int`` if it is a legal action now; otherwise a clear error."""
+        if type(action) is not int:
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError(f"action must be an integer, not a boolean ({action!r})")
+            try:
+                action = operator.index(action)
+            except TypeError:
+                raise TypeError(
+                    f"action must be an integer in [0, {self.game.num_actions - 1}], "
+                    f"not {type(action).__name__} {action!r}"
+                ) from None
+        if action not in self._legal:
+            if not 0 <= action < self.game.num_actions:
+                raise ValueError(
+                    f"action {action} is out of range: actions are integers in "
+                    f"[0, {self.game.num_actions - 1}]"
+                )
+            raise ValueError(
+                f"action {action} ({self.action_to_string(action)}) is illegal for "
+                f"{self.agent_selection} in {self.position()!r}; legal actions: "
+                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self._legal)
+            )
+        return action
+
+    def _resolve_chance(self) -> None:
+        """Apply chance outcomes, drawn from the seeded generator, until a player must act."""
+        state = self.game_state
+        assert state is not None
+        while state.current_player() == CHANCE:
+            draw = self.np_random.random()
+            for outcome, probability in state.chance_outcomes():
+                draw -= probability
+                if draw < 0.0:
+                    break
+            state.apply_action(outcome)
+
+    def _after_transition(self) -> None:
+        """Select the next agent, or end the game and hand out the returns."""
+        state = self.game_state
+        assert state is not None
+        player = state.current_player()
+        self._mask = None
+        if player == TERMINAL:
+            self._legal = []
+            returns = state.returns()
+            self.rewards = {agent: float(r) for agent, r in zip(AGENTS, returns)}
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self._accumulate_rewards()
+        else:
+            self._legal = state.legal_actions()
+            self.agent_selection = AGENTS[player]
+            self._clear_rewards()
+        if self.action_mask_place == "info":
+            for agent in AGENTS:
+                self.infos[agent] = {"action_mask": self._mask_of(agent)}
+
+    # ------------------------------------------------------------------ observations
+    def observe(self, agent: str) -> Any:
+        """``{"observation", "action_mask"}`` as ``agent`` sees the game now."""
+        state = self.game_state
+        if state is None:
+            raise ValueError("observe() before reset(): call reset() first")
+        observation = self._observer.observe(state, self._player_of[agent])
+        if self.action_mask_place == "info":
+            return observation
+        return {"observation": observation, "action_mask": self._mask_of(agent)}
+
+    def _mask_of(self, agent: str) -> np.ndarray:
+        """A fresh int8 mask: the legal actions for the agent to act, zeros for the other."""
+        if agent != self.agent_selection or not self._legal:
+            return self._no_moves.copy()
+        if self._mask is None:
+            mask = np.zeros_like(self._no_moves)
+            mask[self._legal] = 1
+            self._mask = mask
+        return self._mask.copy()
+
+    # ------------------------------------------------------------------ conveniences
+    def position(self) -> str:
+        """The current position string (SPEC.md); ``reset(options={"position": ...})`` reads it."""
+        if self.game_state is None:
+            raise ValueError("position() before reset(): call reset() first")
+        return self.game_state.position()
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of ``agent_selection``, ascending (empty once the game is over)."""
+        return list(self._legal)
+
+    def action_to_string(self, action: int) -> str:
+        """A readable name of ``action`` in the current state."""
+        if self.game_state is None:
+            raise ValueError("action_to_string() before reset(): call reset() first")
+        return self.game_state.action_to_string(action)
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> Any:
+        """Text for ``"ansi"``, a picture for ``"rgb_array"``; ``"human"`` prints the text."""
+        if self.render_mode is None:
+            logger.warn(
+                "render() was called without a render_mode; make the environment with "
+                'render_mode="ansi", "rgb_array" or "human"'
+            )
+            return None
+        if self.game_state is None:
+            raise ValueError("render() before reset(): call reset() first")
+        if self.render_mode == "rgb_array":
+            return self._renderer.rgb(self.game_state)
+        text = self._renderer.ansi(self.game_state)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering keeps no window open."""
+
+
+def standard_wrappers(raw: AECEnv) -> AECEnv:
+    """PettingZoo's usual wrappers, as its classic games use them.
+
+    An illegal move ends the game, the offender getting -1 and the other agent 0; an
+    action outside the action space fails an assertion; calls out of order (``step`` before
+    ``reset``) raise errors.
+    """
+    env: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,70 @@
+"""Shared picture-drawing helpers for the ``rgb_array`` renderers, built on Pillow.
+
+Pillow draws anti-aliased shapes and text into an in-memory image with no display, no
+window and no SDL, which is what a headless training machine has. Every game draws on a
+:class:`Canvas` with the same fonts and palette, so the pictures look like one family.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+Color = tuple[int, int, int]
+
+#: Colours shared by the games: board wood, ink, and one colour for each player.
+BACKGROUND: Color = (245, 240, 228)
+BOARD: Color = (222, 184, 135)
+BOARD_DARK: Color = (160, 120, 80)
+INK: Color = (40, 30, 20)
+HIGHLIGHT: Color = (200, 40, 40)
+PLAYER_COLORS: tuple[Color, Color] = ((250, 250, 250), (30, 30, 30))
+PLAYER_OUTLINES: tuple[Color, Color] = ((30, 30, 30), (250, 250, 250))
+
+
+@lru_cache(maxsize=16)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` pixels (no system fonts needed)."""
+    return ImageFont.load_default(size=size)
+
+
+class Canvas:
+    """An RGB picture being drawn; :meth:`to_array` gives the ``H x W x 3`` uint8 result."""
+
+    def __init__(self, width: int, height: int, background: Color = BACKGROUND) -> None:
+        self.image = Image.new("RGB", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def text(
+        self, xy: tuple[float, float], text: str, size: int = 14, fill: Color = INK, anchor: str = "mm"
+    ) -> None:
+        """Write ``text`` at ``xy``; ``anchor="mm"`` centres it there."""
+        self.draw.text(xy, text, fill=fill, font=font(size), anchor=anchor)
+
+    def disc(
+        self, center: tuple[float, float], radius: float, fill: Color, outline: Color = INK, width: int = 2
+    ) -> None:
+        """A filled circle (a piece, a ball, a worker)."""
+        x, y = center
+        self.draw.ellipse(
+            (x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=width
+        )
+
+    def box(
+        self,
+        corner: tuple[float, float],
+        size: tuple[float, float],
+        fill: Color | None,
+        outline: Color = INK,
+        width: int = 2,
+    ) -> None:
+        """A rectangle given by its top-left corner and its size."""
+        x, y = corner
+        w, h = size
+        self.draw.rectangle((x, y, x + w, y + h), fill=fill, outline=outline, width=width)
+
+    def to_array(self) -> np.ndarray:
+        """The picture as a fresh ``H x W x 3`` ``uint8`` array."""
+        return np.asarray(self.image, dtype=np.uint8).copy()

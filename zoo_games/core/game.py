@@ -1,0 +1,137 @@
+"""The rules-core protocol that every game in zoo-games implements.
+
+A game is split in two, as in OpenSpiel:
+
+* a :class:`Game` holds the options of one variant (rule set, number of pieces, ...) and
+  makes states;
+* a :class:`GameState` is one position of that game: whose turn it is, the legal actions,
+  applying an action, the terminal test and the returns.
+
+Chance is explicit. When the next thing to happen is a throw of the sticks rather than a
+player's decision, :meth:`GameState.current_player` returns :data:`CHANCE`,
+:meth:`GameState.chance_outcomes` lists the outcomes with their probabilities and
+:meth:`GameState.apply_action` applies the outcome chosen by whoever drives the game (the
+PettingZoo adapter samples it with its seeded generator; a search algorithm may enumerate
+every outcome instead). An extra turn is nothing special: the same player is simply to act
+again.
+
+Nothing in this module (or in any game's rules module) depends on PettingZoo or numpy, so
+the rules can be used by search code, tests and tools on their own.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Self
+
+#: :meth:`GameState.current_player` at a chance node (the sticks are about to be thrown).
+CHANCE = -1
+#: :meth:`GameState.current_player` once the game is over.
+TERMINAL = -2
+
+#: The two players, in the order of PettingZoo's ``possible_agents``.
+PLAYERS = (0, 1)
+
+
+class GameState(ABC):
+    """One position of a game, mutable in place and cheap to :meth:`clone`.
+
+    States are plain Python objects (no numpy, no PettingZoo) so that they pickle and
+    clone quickly. :meth:`apply_action` trusts its caller: it is the hot path of every
+    environment step and of every search, and the caller (the adapter, a search) already
+    knows the legal actions. :meth:`apply_checked` is the validating variant.
+    """
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act (0 or 1), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a chance outcome rather than a player's decision."""
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        """The ``(outcome, probability)`` pairs at a chance node.
+
+        Games without chance never reach a chance node and keep this default.
+        """
+        raise ValueError(f"{type(self).__name__} has no chance node here")
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the player to act, ascending (the outcomes at a chance node).
+
+        Empty at a terminal state.
+        """
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` (a legal action or chance outcome) and advance the state in place."""
+
+    def apply_checked(self, action: int) -> None:
+        """Like :meth:`apply_action`, but first raise ``ValueError`` if ``action`` is not legal."""
+        legal = self.chance_outcome_values() if self.is_chance_node() else self.legal_actions()
+        if action not in legal:
+            if self.is_terminal():
+                raise ValueError("the game is over: no action can be applied")
+            raise ValueError(
+                f"action {action!r} is not legal in {self.position()!r}; legal actions: {legal}"
+            )
+        self.apply_action(action)
+
+    def chance_outcome_values(self) -> list[int]:
+        """The outcomes of the chance node, without their probabilities."""
+        return [outcome for outcome, _ in self.chance_outcomes()]
+
+    @abstractmethod
+    def returns(self) -> tuple[float, float]:
+        """The players' payoffs: ``(+1, -1)``, ``(-1, +1)`` or ``(0, 0)`` at the end, zeros before."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy: changing one never changes the other."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """The position string of SPEC.md, which :meth:`Game.state_from_position` reads back."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A readable name of ``action`` in this state (for logs, renders and playthroughs)."""
+
+    def __str__(self) -> str:
+        return self.position()
+
+
+class Game(ABC):
+    """One variant of a game: its options, its action count, and a factory of states."""
+
+    #: Short machine name of the game, e.g. ``"senet"``.
+    name: str
+    #: Size of the players' action space (``Discrete(num_actions)``).
+    num_actions: int
+
+    @abstractmethod
+    def new_initial_state(self) -> GameState:
+        """The state at the start of a game."""
+
+    @abstractmethod
+    def state_from_position(self, position: str) -> GameState:
+        """The state described by a SPEC.md position string.
+
+        Raises :class:`~zoo_games.core.errors.PositionError` (a ``ValueError``) saying
+        what is wrong when the string is malformed or describes an impossible position.
+        """
+
+    def options(self) -> dict[str, object]:
+        """The keyword options that made this variant (for reprs, records and tests)."""
+        return {}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{key}={value!r}" for key, value in self.options().items())
+        return f"{type(self).__name__}({args})"

@@ -1,0 +1,1 @@
+"""Senet: the rules core (:mod:`.rules`), positions, observation and rendering."""

@@ -1,0 +1,56 @@
+"""What a Senet player sees: the board from its own side, the dancers borne off, its throw."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from zoo_games.senet.rules import NUM_HOUSES, SenetGame, SenetState
+
+#: Index of the first throw entry (one-hot, throws 1..5) and of the borne-off counts.
+THROW_OFFSET = 2 * NUM_HOUSES
+BORNE_OFF_OFFSET = THROW_OFFSET + 5
+OBSERVATION_LENGTH = BORNE_OFF_OFFSET + 2
+
+
+class SenetObserver:
+    """Encodes a state as a flat ``int8`` vector of 67 values, from the observer's side.
+
+    ======== =====================================================================
+    index    meaning
+    ======== =====================================================================
+    0-29     1 where the observer has a dancer on house 1..30
+    30-59    1 where the opponent has a dancer on house 1..30
+    60-64    one-hot throw 1..5 of the observer, all 0 unless it is the one to act
+    65       the observer's dancers borne off (0..num_pieces)
+    66       the opponent's dancers borne off (0..num_pieces)
+    ======== =====================================================================
+
+    Both sides walk the same path, so the board needs no flipping, only the swap of "mine"
+    and "theirs". Small integers fit ``int8`` exactly, like PettingZoo's classic games.
+    """
+
+    def __init__(self, game: SenetGame) -> None:
+        high = np.ones(OBSERVATION_LENGTH, dtype=np.int8)
+        high[BORNE_OFF_OFFSET:] = game.num_pieces
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.int8)
+        # Byte translation tables turn the board codes (0 empty, 1 spool, 2 con) into the
+        # observer's plane and the opponent's plane without a Python loop.
+        self._mine = (bytes([0, 1, 0]).ljust(256, b"\0"), bytes([0, 0, 1]).ljust(256, b"\0"))
+        self._theirs = (self._mine[1], self._mine[0])
+        self._no_throw = bytes(5)
+        self._throw_one_hot = [bytes(5)] + [bytes(i == t for i in range(1, 6)) for t in range(1, 6)]
+
+    def observe(self, state: SenetState, player: int) -> np.ndarray:
+        """The 67 values described in the class docstring."""
+        board = bytes(state.board[1:])
+        acting = state.mover == player and state.winner < 0
+        encoded = b"".join(
+            (
+                board.translate(self._mine[player]),
+                board.translate(self._theirs[player]),
+                self._throw_one_hot[state.throw] if acting else self._no_throw,
+                bytes((state.borne_off[player], state.borne_off[1 - player])),
+            )
+        )
+        return np.frombuffer(encoded, dtype=np.int8).copy()

@@ -1,0 +1,369 @@
+"""Senet rules, both rule sets (Kendall and Skyruk), as a pure game core.
+
+Vocabulary: the 30 squares are *houses*, numbered 1 to 30 along the S-shaped path; the
+pieces are *dancers*; ``player_0`` plays the *spools*, ``player_1`` the *cons*; a *throw*
+is the number of steps the four sticks give (1 to 5). Houses 26 to 30 are the House of
+Happiness, of Water, of Three Truths, of Re-Atum and of Re-Horakhty; 15 is the House of
+Rebirth. Every reading of the rules that the rule text left open is listed in
+``docs/senet.md`` and tested in ``tests/senet/``.
+
+The state is a chance node while the sticks are to be thrown (``throw == 0``) and a
+decision node once the throw is known, so the acting player always sees its throw. An
+extra turn (a throw of 1, 4 or 5) and Skyruk's re-throw from the House of Happiness are
+just the same player throwing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from zoo_games.core.errors import check_option
+from zoo_games.core.game import CHANCE, TERMINAL, Game, GameState
+
+NUM_HOUSES = 30
+REBIRTH = 15
+HAPPINESS = 26
+WATER = 27
+THREE_TRUTHS = 28
+RE_ATUM = 29
+RE_HORAKHTY = 30
+#: Pseudo-house of a dancer that has been borne off.
+OFF = 31
+#: Houses where no dancer can be beaten.
+SAFE_HOUSES = frozenset({REBIRTH, HAPPINESS, WATER, THREE_TRUTHS, RE_ATUM, RE_HORAKHTY})
+
+RULE_SETS = ("kendall", "skyruk")
+DANCER_COUNTS = (5, 7)
+
+#: The four two-sided sticks: k coloured sides up give k steps, none gives 5.
+#: P(k coloured) = C(4, k) / 16.
+THROW_PROBABILITIES: tuple[tuple[int, float], ...] = (
+    (1, 4 / 16),
+    (2, 6 / 16),
+    (3, 4 / 16),
+    (4, 1 / 16),
+    (5, 1 / 16),
+)
+#: Throws after which the same player throws again.
+EXTRA_TURN_THROWS = frozenset({1, 4, 5})
+
+PASS = 0
+EMPTY = 0
+#: Board codes: ``board[house]`` is EMPTY or ``player + 1``.
+PIECE_OF = (1, 2)
+
+
+def forward_action(dancer: int, steps: int) -> int:
+    """The action that moves the mover's ``dancer``-th dancer (0 = rearmost) forward."""
+    return 10 * dancer + steps
+
+
+def backward_action(dancer: int, steps: int) -> int:
+    """The action that moves the mover's ``dancer``-th dancer backward."""
+    return 10 * dancer + 11 - steps
+
+
+def decode_action(action: int) -> tuple[int, int]:
+    """``(dancer, signed steps)`` of a non-pass action: steps < 0 means backward."""
+    dancer, rest = divmod(action - 1, 10)
+    steps = rest + 1
+    return (dancer, steps) if steps <= 5 else (dancer, steps - 11)
+
+
+class SenetGame(Game):
+    """A Senet variant: ``rules`` is ``"kendall"`` or ``"skyruk"``, ``num_pieces`` 5 or 7."""
+
+    name = "senet"
+
+    def __init__(self, rules: str = "kendall", num_pieces: int = 5) -> None:
+        self.rules = check_option("rules", rules, RULE_SETS)
+        self.num_pieces = check_option("num_pieces", num_pieces, DANCER_COUNTS)
+        self.skyruk = rules == "skyruk"
+        self.blockade_length = 2 if self.skyruk else 3
+        self.num_actions = 10 * num_pieces + 1
+
+    def options(self) -> dict[str, object]:
+        """The keyword options of this variant."""
+        return {"rules": self.rules, "num_pieces": self.num_pieces}
+
+    def new_initial_state(self) -> SenetState:
+        """Dancers alternate on houses 1 to 2n, cons first; the spools throw first."""
+        board = [EMPTY] * (NUM_HOUSES + 1)
+        for house in range(1, 2 * self.num_pieces + 1):
+            board[house] = PIECE_OF[1] if house % 2 else PIECE_OF[0]
+        return SenetState(self, board, [0, 0], mover=0, throw=0)
+
+    def state_from_position(self, position: str) -> SenetState:
+        """Read a ``"<board> <mover> [<throw>]"`` position (see SPEC.md)."""
+        from zoo_games.senet.position import parse_position
+
+        return parse_position(self, position)
+
+
+class SenetState(GameState):
+    """A Senet position: the board, dancers borne off, the side to act and its throw.
+
+    ``board[h]`` for houses ``h`` 1..30 (index 0 unused) holds ``EMPTY`` or ``player + 1``.
+    ``throw`` is 0 while the mover's sticks are still to be thrown (a chance node).
+    """
+
+    __slots__ = ("board", "borne_off", "game", "mover", "throw", "winner")
+
+    def __init__(
+        self,
+        game: SenetGame,
+        board: list[int],
+        borne_off: list[int],
+        mover: int,
+        throw: int,
+        winner: int = -1,
+    ) -> None:
+        self.game = game
+        self.board = board
+        self.borne_off = borne_off
+        self.mover = mover
+        self.throw = throw
+        self.winner = winner
+
+    # ------------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        """The mover, :data:`CHANCE` before its throw, :data:`TERMINAL` once someone won."""
+        if self.winner >= 0:
+            return TERMINAL
+        return self.mover if self.throw else CHANCE
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        """The five throws of the sticks with their probabilities."""
+        return THROW_PROBABILITIES
+
+    def legal_actions(self) -> list[int]:
+        """Forward moves; else backward moves; else the pass.
+
+        Under Skyruk's rules a dancer resting on the House of Happiness has just arrived and
+        makes its extra move on this (re-)throw: it is the only legal move.
+        """
+        if self.winner >= 0:
+            return []
+        throw = self.throw
+        if not throw:
+            return [outcome for outcome, _ in THROW_PROBABILITIES]
+        houses = self.dancer_houses(self.mover)
+        if self.game.skyruk and self.board[HAPPINESS] == PIECE_OF[self.mover]:
+            return [forward_action(houses.index(HAPPINESS), throw)]
+        forward = [
+            forward_action(i, throw)
+            for i, house in enumerate(houses)
+            if self.forward_destination(house, throw) is not None
+        ]
+        if forward:
+            return forward
+        backward = [
+            backward_action(i, throw)
+            for i, house in enumerate(houses)
+            if house < HAPPINESS and self._backward_destination(house, throw) is not None
+        ]
+        return backward or [PASS]
+
+    def apply_action(self, action: int) -> None:
+        """Throw the sticks (at a chance node) or move a dancer (or pass), then hand on the turn."""
+        if not self.throw:
+            self.throw = action
+            return
+        throw, mover = self.throw, self.mover
+        self.throw = 0
+        if action == PASS:
+            self.mover = 1 - mover
+            return
+        dancer, steps = decode_action(action)
+        source = self.dancer_houses(mover)[dancer]
+        destination = (
+            self.forward_destination(source, steps)
+            if steps > 0
+            else self._backward_destination(source, -steps)
+        )
+        assert destination is not None, f"illegal action {action} in {self.position()}"
+        board = self.board
+        board[source] = board[destination] if destination <= NUM_HOUSES else EMPTY
+        if destination == OFF:
+            self.borne_off[mover] += 1
+            if self.borne_off[mover] == self.game.num_pieces:
+                self.winner = mover
+                return
+        elif destination != source:
+            board[destination] = PIECE_OF[mover]
+        if self.game.skyruk and destination == HAPPINESS:
+            return  # re-throw: the same mover throws for the dancer's extra move
+        if throw not in EXTRA_TURN_THROWS or destination == source:
+            self.mover = 1 - mover
+
+    def returns(self) -> tuple[float, float]:
+        """+1 to the side that bore off all its dancers, -1 to the other."""
+        if self.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    def clone(self) -> Self:
+        """A copy sharing only the (immutable) game."""
+        return type(self)(
+            self.game, self.board[:], self.borne_off[:], self.mover, self.throw, self.winner
+        )
+
+    def position(self) -> str:
+        """``"<board> <mover> <throw>"``, the throw left out while it is still to be thrown."""
+        from zoo_games.senet.position import format_position
+
+        return format_position(self)
+
+    def action_to_string(self, action: int) -> str:
+        """E.g. ``"pass"``, ``"dancer 1: 14->17"``, ``"dancer 4: 26->water->15"``."""
+        if not self.throw:
+            return f"throw {action}"
+        if action == PASS:
+            return "pass"
+        dancer, steps = decode_action(action)
+        houses = self.dancer_houses(self.mover)
+        direction = "forward" if steps > 0 else "backward"
+        if dancer >= len(houses):
+            return f"dancer {dancer} {direction} {abs(steps)} (no such dancer)"
+        source = houses[dancer]
+        destination = (
+            self.forward_destination(source, steps)
+            if steps > 0
+            else self._backward_destination(source, -steps)
+            if source < HAPPINESS
+            else None
+        )
+        if abs(steps) != self.throw or destination is None:
+            return f"dancer {dancer} {direction} {abs(steps)} from {source} (not possible)"
+        return f"dancer {dancer}: {source}->{self._describe_landing(source, destination)}"
+
+    # ------------------------------------------------------------------ rules
+    def dancer_houses(self, player: int) -> list[int]:
+        """The houses of ``player``'s dancers on the board, rearmost first."""
+        piece = PIECE_OF[player]
+        board = self.board
+        return [house for house in range(1, NUM_HOUSES + 1) if board[house] == piece]
+
+    def forward_destination(self, source: int, steps: int) -> int | None:
+        """Where the mover's dancer on ``source`` ends after moving ``steps`` forward.
+
+        Returns a house, :data:`OFF`, ``source`` itself (Skyruk: waiting in the House of
+        Water on a 5), or ``None`` when the move is illegal.
+        """
+        if source < HAPPINESS:
+            target = source + steps
+            if target > HAPPINESS:
+                if not self.game.skyruk:
+                    return None  # Kendall: the House of Happiness must be reached exactly
+                target = HAPPINESS  # Skyruk: the House of Happiness stops every dancer
+            return self._landing(source, target)
+        if self.game.skyruk:
+            return self._skyruk_beyond_happiness(source, steps)
+        return self._kendall_beyond_happiness(source, steps)
+
+    def _kendall_beyond_happiness(self, source: int, steps: int) -> int | None:
+        target = source + steps
+        if target == OFF:
+            return OFF  # 26+5, 28+3, 29+2, 30+1: the only ways off the board
+        if source != HAPPINESS or target > NUM_HOUSES or self.board[target] != EMPTY:
+            return None  # Three Truths, Re-Atum and Re-Horakhty only bear off
+        return self._rebirth_house() if target == WATER else target
+
+    def _skyruk_beyond_happiness(self, source: int, steps: int) -> int | None:
+        board = self.board
+        if source == HAPPINESS:
+            if steps == 5:
+                return OFF
+            if steps > 1 and board[HAPPINESS + steps] == EMPTY:
+                return HAPPINESS + steps  # 2, 3, 4: Three Truths, Re-Atum, Re-Horakhty
+            return WATER if board[WATER] == EMPTY else self._rebirth_house()
+        if source == WATER:
+            if steps == 4:
+                return OFF
+            return source if steps == 5 else self._rebirth_house()
+        if source == RE_HORAKHTY:
+            return OFF
+        bearing_throw = 3 if source == THREE_TRUTHS else 2
+        return OFF if steps == bearing_throw else None
+
+    def _backward_destination(self, source: int, steps: int) -> int | None:
+        target = source - steps
+        return self._landing(source, target) if target >= 1 else None
+
+    def _landing(self, source: int, target: int) -> int | None:
+        """``target`` if a dancer on ``source`` may land there (below the House of Happiness).
+
+        The house must not hold one of the mover's own dancers; an opponent's dancer there is
+        beaten (the two swap houses) unless the house is safe or the dancer protected; and the
+        path must not jump over a blockade.
+        """
+        board = self.board
+        occupant = board[target]
+        mine = board[source]
+        if occupant == mine:
+            return None
+        if occupant != EMPTY and (target in SAFE_HOUSES or self._is_protected(target)):
+            return None
+        if self._jumps_blockade(source, target):
+            return None
+        return target
+
+    def _is_protected(self, house: int) -> bool:
+        """Whether the dancer on ``house`` cannot be beaten because of its neighbours.
+
+        Kendall: any dancer with a neighbour of its own side. Skyruk: only the first and
+        last dancers of a row, that is dancers with exactly one neighbour of their side.
+        """
+        board = self.board
+        piece = board[house]
+        friends = (house > 1 and board[house - 1] == piece) + (
+            house < NUM_HOUSES and board[house + 1] == piece
+        )
+        return friends == 1 if self.game.skyruk else friends >= 1
+
+    def _jumps_blockade(self, source: int, target: int) -> bool:
+        """Whether the move jumps over a whole row of blockading opponents.
+
+        A row is a maximal run of the opponent's dancers on consecutive houses; it blocks
+        when it is at least ``blockade_length`` long and lies entirely between ``source``
+        and ``target``. A row that runs into the target house is not jumped over: landing
+        in it is a matter of protection (which is what lets Skyruk's inner dancers be beaten).
+        """
+        board = self.board
+        opponent = PIECE_OF[0] + PIECE_OF[1] - board[source]
+        need = self.game.blockade_length
+        step = 1 if target > source else -1
+        run = 0
+        for house in range(source + step, target, step):
+            if board[house] == opponent:
+                run += 1
+            elif run >= need:
+                return True
+            else:
+                run = 0
+        return run >= need and board[target] != opponent
+
+    def _rebirth_house(self) -> int:
+        """The House of Rebirth, or the first empty house before it."""
+        board = self.board
+        house = REBIRTH
+        while board[house] != EMPTY:
+            house -= 1
+        return house
+
+    def _describe_landing(self, source: int, destination: int) -> str:
+        if destination == OFF:
+            return "off"
+        if destination == source:
+            return f"{source} (waits in the water; the turn passes)"
+        text = f"water->{destination}" if source == HAPPINESS and destination <= REBIRTH else str(
+            destination
+        )
+        if self.board[destination] not in (EMPTY, self.board[source]):
+            text += " (beats the dancer there)"
+        return text
+
+    def __repr__(self) -> str:
+        return f"SenetState({self.position()!r}, {self.game!r})"
+

@@ -1,0 +1,110 @@
+"""Senet: the ancient Egyptian race game, with Kendall's or Skyruk's rules.
+
+| Import             | `zoo_games.senet_v0` or `pettingzoo.make("aec", "zoo_games/Senet-v0")` |
+|--------------------|------------------------------------------------------------------------|
+| Actions            | Discrete                                                               |
+| Parallel API       | No                                                                     |
+| Manual Control     | No                                                                     |
+| Agents             | `agents= ['player_0', 'player_1']`                                     |
+| Agents             | 2                                                                      |
+| Action Shape       | (1,)                                                                   |
+| Action Values      | Discrete(10 * num_pieces + 1): 51 or 71                                |
+| Observation Shape  | (67,)                                                                  |
+| Observation Values | [0, 1], borne-off counts [0, num_pieces]                               |
+
+Two players race their dancers (``player_0`` the spools, ``player_1`` the cons) along the
+S-shaped path of 30 houses and bear them off. Four sticks give throws 1 to 5 (chance, drawn
+with the environment's seeded generator); a throw of 1, 4 or 5 gives the same player another
+throw, so the same agent is often selected several times in a row. Under Skyruk's rules a dancer
+that reaches the House of Happiness moves on at once with a new throw: again the same agent
+is selected, and its mask offers only that dancer's move. The rules as implemented, and every
+reading we chose where the rule text is unclear, are in ``docs/senet.md``.
+
+### Arguments
+
+``senet_v0.env(rules="kendall", num_pieces=5, render_mode=None, action_mask="observation")``
+
+* ``rules``: ``"kendall"`` or ``"skyruk"``.
+* ``num_pieces``: dancers per side, ``5`` or ``7``.
+* ``render_mode``: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
+* ``action_mask``: ``"observation"`` gives ``{"observation", "action_mask"}`` dicts;
+  ``"info"`` gives the bare observation array and puts the mask in
+  ``infos[agent]["action_mask"]`` (the form SuperSuit's observation wrappers accept).
+
+### Observation space
+
+A flat ``int8`` vector of 67 values from the observing agent's side: 30 values for its
+dancers on houses 1 to 30, 30 for the opponent's, the one-hot throw (5 values, all zero unless
+the observer is the one to act), then the observer's and the opponent's dancers borne off.
+
+### Legal action mask
+
+``action_mask`` (``int8``, length ``10 * num_pieces + 1``) marks exactly the legal actions of the
+agent to act, and is all zeros for the other agent.
+
+### Action space
+
+``0`` is the pass (legal only when no dancer can move). Dancer ``i`` is the mover's ``i``-th
+dancer counted from the start of the path (0 = rearmost). Moving it forward by the throw ``s`` is
+``10 * i + s``; backward (allowed only when no forward move exists) is ``10 * i + 11 - s``.
+
+### Rewards
+
++1 to the side that bears off all its dancers first, -1 to the other; 0 before the end.
+Through ``env()``, an illegal action ends the game with -1 for the offender and 0 for the other.
+
+### Positions
+
+``env.unwrapped.position()`` gives ``"<board> <mover> <throw>"``, for example
+``"CSCSCSCSCS.................... S 3"``; ``env.reset(options={"position": ...})`` loads one
+(the throw may be left out: the environment then throws).
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from zoo_games.core.adapter import BoardGameEnv, standard_wrappers
+from zoo_games.senet.observation import SenetObserver
+from zoo_games.senet.render import SenetRenderer
+from zoo_games.senet.rules import SenetGame
+
+ENV_ID = "zoo_games/Senet-v0"
+VARIANTS: dict[str, dict[str, Any]] = {
+    f"senet-{rules}-{pieces}": {"rules": rules, "num_pieces": pieces}
+    for rules in ("kendall", "skyruk")
+    for pieces in (5, 7)
+}
+
+
+class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Senet without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+
+    metadata = {**BoardGameEnv.metadata, "name": "senet_v0"}
+
+    def __init__(
+        self,
+        rules: str = "kendall",
+        num_pieces: int = 5,
+        render_mode: str | None = None,
+        action_mask: str = "observation",
+    ) -> None:
+        game = SenetGame(rules=rules, num_pieces=num_pieces)
+        super().__init__(
+            game,
+            SenetObserver(game),
+            SenetRenderer(),
+            render_mode=render_mode,
+            action_mask=action_mask,
+        )
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Senet with PettingZoo's standard wrappers (see :func:`~zoo_games.core.adapter.standard_wrappers`)."""
+    return standard_wrappers(raw_env(**kwargs))
