@@ -71,7 +71,9 @@ def test_api_test_under_supersuit_with_mask_in_info(variant: Variant) -> None:
     env = supersuit.normalize_obs_v0(env)
     api_test(env, num_cycles=1000)
     seed_test(
-        lambda: supersuit.dtype_v0(supersuit.flatten_v0(variant.env(action_mask="info")), np.float32),
+        lambda: supersuit.dtype_v0(
+            supersuit.flatten_v0(variant.env(action_mask="info")), np.float32
+        ),
         num_cycles=200,
     )
 
@@ -192,7 +194,7 @@ def test_golden_playthrough(variant: Variant) -> None:
     assert path.exists(), f"{path} is missing: run python scripts/regenerate_playthroughs.py"
     expected = path.read_text().splitlines()
     actual = playthrough(variant).splitlines()
-    for number, (want, got) in enumerate(zip(expected, actual), start=1):
+    for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
         assert got == want, f"{path.name}:{number} differs\n  golden: {want}\n  now:    {got}"
     assert len(actual) == len(expected), f"{path.name}: {len(actual)} lines, golden {len(expected)}"
 
@@ -293,5 +295,7 @@ def test_observation_spaces_and_dtypes(variant: Variant) -> None:
     info_env = variant.raw_env(action_mask="info")
     info_env.reset(seed=0)
     acting = info_env.agent_selection
-    assert np.flatnonzero(info_env.infos[acting]["action_mask"]).tolist() == info_env.legal_actions()
+    assert (
+        np.flatnonzero(info_env.infos[acting]["action_mask"]).tolist() == info_env.legal_actions()
+    )
     assert isinstance(info_env.observe(acting), np.ndarray)

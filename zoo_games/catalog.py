@@ -14,9 +14,7 @@ from typing import Any
 from pettingzoo import AECEnv
 
 #: The environment modules, each with ``ENV_ID``, ``VARIANTS``, ``env()`` and ``raw_env()``.
-GAME_MODULES = (
-    "zoo_games.senet_v0",
-)
+GAME_MODULES = ("zoo_games.senet_v0",)
 
 
 @dataclass(frozen=True)

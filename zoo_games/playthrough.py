@@ -20,11 +20,13 @@ MAX_DECISIONS = 2000
 
 
 def _numbers(array: np.ndarray) -> str:
-    return " ".join(str(int(v)) if float(v).is_integer() else f"{float(v):.4g}" for v in array.ravel())
+    return " ".join(
+        str(int(v)) if float(v).is_integer() else f"{float(v):.4g}" for v in array.ravel()
+    )
 
 
 def playthrough(variant: Variant, seed: int = 0) -> str:
-    """The text of one random game of ``variant``: the env and the action choices seeded by ``seed``."""
+    """The text of one random game of ``variant``, chance and choices seeded by ``seed``."""
     env = variant.raw_env(render_mode="ansi")
     assert isinstance(env, BoardGameEnv)
     env.reset(seed=seed)
@@ -46,7 +48,9 @@ def playthrough(variant: Variant, seed: int = 0) -> str:
         action = int(legal[chooser.integers(len(legal))])
         lines.append(f"action: {action} ({env.action_to_string(action)})")
         env.step(action)
-        lines.append("rewards: " + " ".join(f"{a}={env.rewards[a]:+g}" for a in env.possible_agents))
+        lines.append(
+            "rewards: " + " ".join(f"{a}={env.rewards[a]:+g}" for a in env.possible_agents)
+        )
         if all(env.terminations.values()):
             lines += ["## game over", f"position: {env.position()}"]
             lines += [f"| {row}" for row in str(env.render()).splitlines()]

@@ -70,7 +70,8 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from zoo_games.core.adapter import BoardGameEnv, standard_wrappers
+from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.standard_wrappers import standard_wrappers
 from zoo_games.senet.observation import SenetObserver
 from zoo_games.senet.render import SenetRenderer
 from zoo_games.senet.rules import SenetGame
@@ -83,7 +84,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 
 
-class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
     """Senet without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
 
     metadata = {**BoardGameEnv.metadata, "name": "senet_v0"}
@@ -106,5 +107,5 @@ class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's naming convention
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """Senet with PettingZoo's standard wrappers (see :func:`~zoo_games.core.adapter.standard_wrappers`)."""
+    """Senet with PettingZoo's standard wrappers (illegal move loses, bounds check, call order)."""
     return standard_wrappers(raw_env(**kwargs))

@@ -31,7 +31,8 @@ def flatten_observation(env: AECEnv, dtype: Any = None) -> AECEnv:
 
     def inner_space(space: spaces.Dict) -> spaces.Box:
         box = space["observation"]
-        target = np.dtype(dtype) if dtype is not None else box.dtype
+        assert isinstance(box, spaces.Box), "the observation entry must be a Box"
+        target: Any = np.dtype(dtype) if dtype is not None else box.dtype
         return spaces.Box(
             low=box.low.reshape(-1).astype(target),
             high=box.high.reshape(-1).astype(target),

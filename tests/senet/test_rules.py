@@ -280,9 +280,7 @@ def test_kendall_from_happiness_throws_lead_to_the_last_houses(throw, landing):
     )
 
 
-@pytest.mark.parametrize(
-    "occupied,reborn", [((), 15), ((15,), 14), ((15, 14), 13), ((14,), 15)]
-)
+@pytest.mark.parametrize("occupied,reborn", [((), 15), ((15,), 14), ((15, 14), 13), ((14,), 15)])
 def test_kendall_a_1_from_happiness_drowns_and_is_reborn(occupied, reborn):
     cons = (*occupied, 1)
     position = f"{board((26,), cons)} S 1"
@@ -464,9 +462,9 @@ def test_position_without_throw_is_thrown_by_the_environment():
 
 
 def test_bad_game_options_name_the_allowed_values():
-    with pytest.raises(ValueError, match="rules='senet'.*'kendall', 'skyruk'"):
+    with pytest.raises(ValueError, match=r"rules='senet'.*'kendall', 'skyruk'"):
         senet_v0.raw_env(rules="senet")
-    with pytest.raises(ValueError, match="num_pieces=6.*5, 7"):
+    with pytest.raises(ValueError, match=r"num_pieces=6.*5, 7"):
         senet_v0.raw_env(num_pieces=6)
     with pytest.raises(ValueError, match="num_pieces=True"):
         senet_v0.raw_env(num_pieces=True)

@@ -1,0 +1,1 @@
+"""The parts every game shares: rules-core protocol, PettingZoo adapter, wrappers, drawing."""

@@ -16,46 +16,54 @@ an AEC environment, identically for every game:
   ``TypeError``) naming what is allowed, and leaves the game unchanged.
 
 A game module adds nothing but a ``raw_env`` subclass that builds its three parts from its
-options, and ``env()`` from :func:`standard_wrappers`.
+options, and ``env()`` from :func:`~zoo_games.core.standard_wrappers.standard_wrappers`.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
+#: Masks are cached by legal-action tuple: games repeat the same few sets of legal actions,
+#: and copying a cached array is several times cheaper than building one.
+MASK_CACHE_SIZE = 4096
 
 
-class Observer(Protocol):
+#: The state type a game's observer and renderer read.
+StateT = TypeVar("StateT", bound=GameState, contravariant=True)
+
+
+class Observer(Protocol[StateT]):
     """Encodes a state as one player sees it."""
 
-    #: The space of the arrays :meth:`observe` returns (true bounds, the array's dtype).
-    space: spaces.Box
+    @property
+    def space(self) -> spaces.Box:
+        """The space of the arrays :meth:`observe` returns (true bounds, the array's dtype)."""
+        ...
 
-    def observe(self, state: GameState, player: int) -> np.ndarray:
+    def observe(self, state: StateT, player: int) -> np.ndarray:
         """The observation of ``player`` (0 or 1) in ``state``, a fresh array."""
         ...
 
 
-class Renderer(Protocol):
+class Renderer(Protocol[StateT]):
     """Draws a state for people: as text and as a picture."""
 
-    def ansi(self, state: GameState) -> str:
+    def ansi(self, state: StateT) -> str:
         """The state as text (several lines, no trailing newline)."""
         ...
 
-    def rgb(self, state: GameState) -> np.ndarray:
+    def rgb(self, state: StateT) -> np.ndarray:
         """The state as an ``H x W x 3`` ``uint8`` picture."""
         ...
 
@@ -83,8 +91,8 @@ class BoardGameEnv(AECEnv):
     def __init__(
         self,
         game: Game,
-        observer: Observer,
-        renderer: Renderer,
+        observer: Observer[Any],
+        renderer: Renderer[Any],
         render_mode: str | None = None,
         action_mask: str = "observation",
     ) -> None:
@@ -97,8 +105,7 @@ class BoardGameEnv(AECEnv):
         self._observer = observer
         self._renderer = renderer
         self.possible_agents = list(AGENTS)
-        self.agents = []
-        self._player_of = {agent: player for player, agent in zip(PLAYERS, AGENTS)}
+        self._player_of = dict(zip(AGENTS, PLAYERS, strict=True))
         num_actions = game.num_actions
         mask_space = spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
@@ -110,7 +117,9 @@ class BoardGameEnv(AECEnv):
             )
             for agent in AGENTS
         }
+        self._num_actions = num_actions
         self._no_moves = np.zeros(num_actions, dtype=np.int8)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.game_state: GameState | None = None
         self._legal: list[int] = []
         self._mask: np.ndarray | None = None
@@ -139,7 +148,9 @@ class BoardGameEnv(AECEnv):
         position = options.pop("position", None)
         if options:
             # Not an error: PettingZoo's api_test itself resets with a made-up option.
-            logger.warn(f"ignoring unknown reset option(s) {sorted(options)}; the only one is 'position'")
+            logger.warn(
+                f"ignoring unknown reset option(s) {sorted(options)}; the only one is 'position'"
+            )
         if position is None:
             state = self.game.new_initial_state()
         elif isinstance(position, str):
@@ -155,7 +166,7 @@ class BoardGameEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self._after_transition()
         if self.render_mode == "human":
             self.render()
@@ -209,11 +220,14 @@ class BoardGameEnv(AECEnv):
         assert state is not None
         while state.current_player() == CHANCE:
             draw = self.np_random.random()
-            for outcome, probability in state.chance_outcomes():
+            outcomes = state.chance_outcomes()
+            chosen = outcomes[-1][0]  # if rounding leaves the draw above the total
+            for outcome, probability in outcomes:
                 draw -= probability
                 if draw < 0.0:
+                    chosen = outcome
                     break
-            state.apply_action(outcome)
+            state.apply_action(chosen)
 
     def _after_transition(self) -> None:
         """Select the next agent, or end the game and hand out the returns."""
@@ -224,7 +238,7 @@ class BoardGameEnv(AECEnv):
         if player == TERMINAL:
             self._legal = []
             returns = state.returns()
-            self.rewards = {agent: float(r) for agent, r in zip(AGENTS, returns)}
+            self.rewards = {agent: float(r) for agent, r in zip(AGENTS, returns, strict=True)}
             self.terminations = dict.fromkeys(AGENTS, True)
             self._accumulate_rewards()
         else:
@@ -251,8 +265,13 @@ class BoardGameEnv(AECEnv):
         if agent != self.agent_selection or not self._legal:
             return self._no_moves.copy()
         if self._mask is None:
-            mask = np.zeros_like(self._no_moves)
-            mask[self._legal] = 1
+            key = tuple(self._legal)
+            mask = self._masks.get(key)
+            if mask is None:
+                mask = np.zeros(self._num_actions, dtype=np.int8)
+                mask[self._legal] = 1
+                if len(self._masks) < MASK_CACHE_SIZE:
+                    self._masks[key] = mask
             self._mask = mask
         return self._mask.copy()
 
@@ -294,15 +313,3 @@ class BoardGameEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: rendering keeps no window open."""
-
-
-def standard_wrappers(raw: AECEnv) -> AECEnv:
-    """PettingZoo's usual wrappers, as its classic games use them.
-
-    An illegal move ends the game, the offender getting -1 and the other agent 0; an
-    action outside the action space fails an assertion; calls out of order (``step`` before
-    ``reset``) raise errors.
-    """
-    env: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)

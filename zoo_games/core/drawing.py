@@ -38,18 +38,31 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
 
     def text(
-        self, xy: tuple[float, float], text: str, size: int = 14, fill: Color = INK, anchor: str = "mm"
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int = 14,
+        fill: Color = INK,
+        anchor: str = "mm",
     ) -> None:
         """Write ``text`` at ``xy``; ``anchor="mm"`` centres it there."""
         self.draw.text(xy, text, fill=fill, font=font(size), anchor=anchor)
 
     def disc(
-        self, center: tuple[float, float], radius: float, fill: Color, outline: Color = INK, width: int = 2
+        self,
+        center: tuple[float, float],
+        radius: float,
+        fill: Color,
+        outline: Color = INK,
+        width: int = 2,
     ) -> None:
         """A filled circle (a piece, a ball, a worker)."""
         x, y = center
         self.draw.ellipse(
-            (x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=width
+            (x - radius, y - radius, x + radius, y + radius),
+            fill=fill,
+            outline=outline,
+            width=width,
         )
 
     def box(

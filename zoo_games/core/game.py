@@ -90,7 +90,7 @@ class GameState(ABC):
 
     @abstractmethod
     def returns(self) -> tuple[float, float]:
-        """The players' payoffs: ``(+1, -1)``, ``(-1, +1)`` or ``(0, 0)`` at the end, zeros before."""
+        """The players' payoffs: +1/-1 to the winner/loser, 0/0 for a draw or before the end."""
 
     @abstractmethod
     def clone(self) -> Self:

@@ -62,7 +62,7 @@ class SenetRenderer:
         border = "+" + "----+" * 10
         lines = [f"Senet ({state.game.rules}, {state.game.num_pieces} dancers)", border]
         arrows = ("-->", "<--", "-->")
-        for row, arrow in zip(BOARD_ROWS, arrows):
+        for row, arrow in zip(BOARD_ROWS, arrows, strict=True):
             cells = "|".join(
                 f"{house:>2}{HOUSE_MARKS.get(house, (' ', ''))[0]}"
                 f"{_PIECE_LETTER[state.board[house]]}"
