@@ -31,6 +31,9 @@ from pettingzoo import AECEnv
 
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
+from zoo_games.core.standard_wrappers import standard_wrappers
+
+__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer", "standard_wrappers"]
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
