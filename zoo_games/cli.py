@@ -1,0 +1,95 @@
+"""The ``zoo-games`` command: list the environments and watch a seeded demo game.
+
+Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
+``zoo-games demo senet-kendall-7 --gif game.gif``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from zoo_games.catalog import Variant, variant, variants
+from zoo_games.core.adapter import BoardGameEnv
+
+
+def _list(_: argparse.Namespace) -> int:
+    for candidate in variants():
+        print(f"{candidate.label:<24} {candidate.env_id:<28} {candidate.kwargs}")
+    return 0
+
+
+def play_demo(chosen: Variant, seed: int, delay: float = 0.0, gif: str | None = None) -> int:
+    """Play one game between uniformly random agents, printing every move; return its length."""
+    env = chosen.raw_env(render_mode="ansi")
+    assert isinstance(env, BoardGameEnv)
+    pictures = chosen.raw_env(render_mode="rgb_array") if gif else None
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    frames = []
+    decisions = 0
+    print(f"{chosen.label}: random agents, seed {seed}\n")
+    while not all(env.terminations.values()):
+        print(env.render())
+        if pictures is not None:
+            pictures.reset(options={"position": env.position()})
+            frames.append(pictures.render())
+        agent = env.agent_selection
+        legal = env.legal_actions()
+        action = int(legal[rng.integers(len(legal))])
+        print(f"\n{agent} plays {action}: {env.action_to_string(action)}\n")
+        env.step(action)
+        decisions += 1
+        if delay:
+            time.sleep(delay)
+    print(env.render())
+    returns = {agent: env._cumulative_rewards[agent] for agent in env.possible_agents}
+    print(f"\ngame over after {decisions} decisions; returns: {returns}")
+    if gif and pictures is not None:
+        _save_gif(gif, frames)
+        print(f"pictures of every move written to {gif}")
+    return decisions
+
+
+def _save_gif(path: str, frames: list[np.ndarray]) -> None:
+    from PIL import Image
+
+    images = [Image.fromarray(frame) for frame in frames]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=600, loop=0)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    play_demo(variant(args.variant), args.seed, args.delay, args.gif)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``zoo-games`` command."""
+    parser = argparse.ArgumentParser(
+        prog="zoo-games", description="Board games as PettingZoo environments."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    listing = commands.add_parser("list", help="list every environment variant")
+    listing.set_defaults(run=_list)
+    demo = commands.add_parser("demo", help="watch a seeded game between random agents")
+    labels = [v.label for v in variants()]
+    demo.add_argument("variant", nargs="?", default=labels[0], choices=labels, metavar="VARIANT")
+    demo.add_argument("--seed", type=int, default=0, help="seed of the game and of the agents")
+    demo.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move")
+    demo.add_argument("--gif", help="also write a picture of every move to this GIF file")
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``zoo-games`` console script."""
+    args = build_parser().parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
