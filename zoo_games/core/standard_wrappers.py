@@ -53,6 +53,14 @@ class _ReadsRawAttributes:
         self._raw = env.unwrapped
         super().__init__(env, *args, **kwargs)  # type: ignore[call-arg]
 
+    def action_space(self, agent: str) -> Any:
+        """The raw environment's space: none of these wrappers changes it."""
+        return self._raw.action_space(agent)
+
+    def observation_space(self, agent: str) -> Any:
+        """The raw environment's space: none of these wrappers changes it."""
+        return self._raw.observation_space(agent)
+
 
 for _name in _HOT_ATTRIBUTES:
     setattr(_ReadsRawAttributes, _name, property(operator.attrgetter(f"_raw.{_name}")))

@@ -108,7 +108,7 @@ class SenetState(GameState):
     ``throw`` is 0 while the mover's sticks are still to be thrown (a chance node).
     """
 
-    __slots__ = ("board", "borne_off", "game", "mover", "throw", "winner")
+    __slots__ = ("_moves", "board", "borne_off", "game", "mover", "throw", "winner")
 
     def __init__(
         self,
@@ -125,6 +125,8 @@ class SenetState(GameState):
         self.mover = mover
         self.throw = throw
         self.winner = winner
+        # The legal moves of this state once computed; every apply_action clears it.
+        self._moves: dict[int, tuple[int, int]] | None = None
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -145,44 +147,54 @@ class SenetState(GameState):
         """
         if self.winner >= 0:
             return []
-        throw = self.throw
-        if not throw:
+        if not self.throw:
             return [outcome for outcome, _ in THROW_PROBABILITIES]
+        return list(self.legal_moves()) or [PASS]
+
+    def legal_moves(self) -> dict[int, tuple[int, int]]:
+        """Each legal move: action -> (house left, house reached); empty when only a pass is left.
+
+        The house reached may be :data:`OFF`, or the house left itself (Skyruk: waiting in
+        the House of Water). Computed once per state: ``apply_action`` reuses it.
+        """
+        if self._moves is not None:
+            return self._moves
+        throw = self.throw
         houses = self.dancer_houses(self.mover)
+        moves: dict[int, tuple[int, int]] = {}
         if self.game.skyruk and self.board[HAPPINESS] == PIECE_OF[self.mover]:
-            return [forward_action(houses.index(HAPPINESS), throw)]
-        forward = [
-            forward_action(i, throw)
-            for i, house in enumerate(houses)
-            if self.forward_destination(house, throw) is not None
-        ]
-        if forward:
-            return forward
-        backward = [
-            backward_action(i, throw)
-            for i, house in enumerate(houses)
-            if house < HAPPINESS and self._backward_destination(house, throw) is not None
-        ]
-        return backward or [PASS]
+            destination = self._skyruk_beyond_happiness(HAPPINESS, throw)
+            assert destination is not None  # every re-throw moves the dancer on
+            moves[forward_action(houses.index(HAPPINESS), throw)] = (HAPPINESS, destination)
+        else:
+            for dancer, house in enumerate(houses):
+                destination = self.forward_destination(house, throw)
+                if destination is not None:
+                    moves[forward_action(dancer, throw)] = (house, destination)
+            if not moves:
+                for dancer, house in enumerate(houses):
+                    if house < HAPPINESS:
+                        destination = self._backward_destination(house, throw)
+                        if destination is not None:
+                            moves[backward_action(dancer, throw)] = (house, destination)
+        self._moves = moves
+        return moves
 
     def apply_action(self, action: int) -> None:
         """Throw the sticks (at a chance node) or move a dancer (or pass), then hand on the turn."""
         if not self.throw:
             self.throw = action
+            self._moves = None
             return
         throw, mover = self.throw, self.mover
+        move = self.legal_moves().get(action)
+        assert move is not None or action == PASS, f"illegal action {action} in {self.position()}"
         self.throw = 0
-        if action == PASS:
+        self._moves = None
+        if move is None:  # the pass
             self.mover = 1 - mover
             return
-        dancer, steps = decode_action(action)
-        source = self.dancer_houses(mover)[dancer]
-        destination = (
-            self.forward_destination(source, steps)
-            if steps > 0
-            else self._backward_destination(source, -steps)
-        )
-        assert destination is not None, f"illegal action {action} in {self.position()}"
+        source, destination = move
         board = self.board
         board[source] = board[destination] if destination <= NUM_HOUSES else EMPTY
         if destination == OFF:
