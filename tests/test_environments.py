@@ -33,21 +33,6 @@ def by_label(fn):
     return pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])(fn)
 
 
-def play_random(env, rng: np.random.Generator, max_decisions: int = 100_000) -> int:
-    """Play one game to the end with uniformly random legal actions; return the decisions."""
-    decisions = 0
-    for agent in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        env.step(int(rng.choice(legal)))
-        decisions += 1
-        assert decisions < max_decisions, f"{agent}: game did not end"
-    return decisions
-
-
 @pytest.fixture(autouse=True)
 def _quiet_pettingzoo_warnings():
     with warnings.catch_warnings():
@@ -239,7 +224,13 @@ def test_step_after_the_end_and_calls_before_reset_are_clear_errors(variant: Var
     with pytest.raises(ValueError, match="reset"):
         env.position()
     env.reset(seed=0)
-    play_random(env, np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    while not all(env.terminations.values()):
+        env.step(int(rng.choice(env.legal_actions())))
+    with pytest.raises(ValueError, match="None"):
+        env.step(env.game.num_actions - 1)  # a move for an agent whose game has ended
+    for _ in env.possible_agents:
+        env.step(None)
     assert not env.agents
     with pytest.raises(ValueError, match="call reset"):
         env.step(0)

@@ -7,6 +7,7 @@ the seed, which replays the game exactly.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from hypothesis import given, settings
@@ -105,6 +106,9 @@ def test_clones_are_independent_and_equal(variant, data):
             state.apply_action(data.draw(st.sampled_from(state.legal_actions())))
     clone = state.clone()
     assert clone.position() == state.position() and clone.legal_actions() == state.legal_actions()
+    unpickled = pickle.loads(pickle.dumps(state))
+    assert unpickled.position() == state.position()
+    assert unpickled.legal_actions() == state.legal_actions()
     if not clone.is_terminal():
         action = clone.legal_actions()[0]
         clone.apply_action(action)
