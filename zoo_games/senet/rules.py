@@ -229,25 +229,18 @@ class SenetState(GameState):
 
     def action_to_string(self, action: int) -> str:
         """E.g. ``"pass"``, ``"dancer 1: 14->17"``, ``"dancer 4: 26->water->15"``."""
+        if self.winner >= 0:
+            return f"action {action} (the game is over)"
         if not self.throw:
             return f"throw {action}"
         if action == PASS:
             return "pass"
         dancer, steps = decode_action(action)
-        houses = self.dancer_houses(self.mover)
-        direction = "forward" if steps > 0 else "backward"
-        if dancer >= len(houses):
-            return f"dancer {dancer} {direction} {abs(steps)} (no such dancer)"
-        source = houses[dancer]
-        destination = (
-            self.forward_destination(source, steps)
-            if steps > 0
-            else self._backward_destination(source, -steps)
-            if source < HAPPINESS
-            else None
-        )
-        if abs(steps) != self.throw or destination is None:
-            return f"dancer {dancer} {direction} {abs(steps)} from {source} (not possible)"
+        move = self.legal_moves().get(action)
+        if move is None:
+            direction = "forward" if steps > 0 else "backward"
+            return f"dancer {dancer} {direction} {abs(steps)} (not legal here)"
+        source, destination = move
         return f"dancer {dancer}: {source}->{self._describe_landing(source, destination)}"
 
     # ------------------------------------------------------------------ rules
