@@ -1,7 +1,7 @@
-"""The ``zoo-games`` command: list the environments and watch a seeded demo game.
+"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
-``zoo-games demo senet-kendall-7 --gif game.gif``.
+``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
 """
 
 from __future__ import annotations
@@ -67,6 +67,31 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from zoo_games.rllib.train import TrainSettings, train
+    except ImportError as missing:
+        print(f"zoo-games train: {missing}", file=sys.stderr)
+        return 2
+    settings = TrainSettings(
+        variant=args.variant,
+        output_dir=args.output or f"runs/{args.variant}",
+        minutes=args.minutes,
+        iterations=args.iterations,
+        shared_policy=not args.policy_per_seat,
+        env_runners=args.env_runners,
+        envs_per_env_runner=args.envs_per_runner,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        final_eval_games=args.final_eval_games,
+        seed=args.seed,
+        address=args.address,
+        resume=args.resume,
+    )
+    train(settings)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
     parser = argparse.ArgumentParser(
@@ -82,6 +107,28 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move")
     demo.add_argument("--gif", help="also write a picture of every move to this GIF file")
     demo.set_defaults(run=_demo)
+
+    training = commands.add_parser(
+        "train", help="PPO self-play with RLlib (needs: pip install 'zoo-games[rllib]')"
+    )
+    training.add_argument("variant", choices=labels, metavar="VARIANT")
+    training.add_argument("--minutes", type=float, default=20.0, help="training time budget")
+    training.add_argument("--iterations", type=int, help="stop after this many iterations instead")
+    training.add_argument("--output", help="output folder (default runs/VARIANT)")
+    training.add_argument("--resume", action="store_true", help="continue from the checkpoint")
+    training.add_argument(
+        "--policy-per-seat", action="store_true", help="one policy per seat, not one shared"
+    )
+    training.add_argument("--env-runners", type=int, default=0, help="remote sampling workers")
+    training.add_argument("--envs-per-runner", type=int, default=8, help="environments per runner")
+    training.add_argument(
+        "--eval-every", type=int, default=10, help="iterations between evaluations"
+    )
+    training.add_argument("--eval-games", type=int, default=100, help="games per evaluation")
+    training.add_argument("--final-eval-games", type=int, default=200, help="games at the end")
+    training.add_argument("--seed", type=int, default=0)
+    training.add_argument("--address", help="address of an existing Ray cluster to join")
+    training.set_defaults(run=_train)
     return parser
 
 

@@ -9,7 +9,7 @@
 | Agents             | 2                                                                      |
 | Action Shape       | (1,)                                                                   |
 | Action Values      | Discrete(10 * num_pieces + 1): 51 or 71                                |
-| Observation Shape  | (67,)                                                                  |
+| Observation Shape  | (67 + 30 * num_pieces,): (217,) or (277,)                              |
 | Observation Values | [0, 1], borne-off counts [0, num_pieces]                               |
 
 Two players race their dancers (``player_0`` the spools, ``player_1`` the cons) along the
@@ -33,9 +33,11 @@ reading we chose where the rule text is unclear, are in ``docs/senet.md``.
 
 ### Observation space
 
-A flat ``int8`` vector of 67 values from the observing agent's side: 30 values for its
-dancers on houses 1 to 30, 30 for the opponent's, the one-hot throw (5 values, all zero unless
-the observer is the one to act), then the observer's and the opponent's dancers borne off.
+A flat ``int8`` vector from the observing agent's side: 30 values for its dancers on houses 1
+to 30, 30 for the opponent's, the one-hot throw (5 values, all zero unless the observer is the
+one to act), the observer's and the opponent's dancers borne off, then for each of the
+observer's dancers ``i`` (counted from the rear, as the actions count them) its house, one-hot
+over 30 values.
 
 ### Legal action mask
 

@@ -111,7 +111,9 @@ class BoardGameEnv(AECEnv):
         self._player_of = dict(zip(AGENTS, PLAYERS, strict=True))
         num_actions = game.num_actions
         mask_space = spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
+        self.action_spaces: dict[str, spaces.Space] = {
+            agent: spaces.Discrete(num_actions) for agent in AGENTS
+        }
         self.observation_spaces = {
             agent: (
                 spaces.Dict({"observation": observer.space, "action_mask": mask_space})

@@ -1,0 +1,17 @@
+"""Training on zoo-games with RLlib (install with ``pip install "zoo-games[rllib]"``).
+
+* :class:`~zoo_games.rllib.env.TurnBasedMultiAgentEnv`: any variant as an RLlib
+  ``MultiAgentEnv`` (extra turns and final rewards handled for turn-based games);
+* :class:`~zoo_games.rllib.module.MaskedActorCritic`: an action-masking torch RLModule that
+  reads our dict observations of any shape and dtype and never samples an illegal action;
+* :func:`~zoo_games.rllib.train.train`: PPO self-play with evaluation against random play,
+  checkpoints, metrics and a learning curve, locally or on a Ray cluster.
+"""
+
+try:
+    import ray.rllib  # noqa: F401
+    import torch  # noqa: F401
+except ImportError as missing:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        'zoo_games.rllib needs the training extra: pip install "zoo-games[rllib]"'
+    ) from missing
