@@ -137,9 +137,19 @@ def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path):
     settings = tiny(GAME_VARIANTS[0], tmp_path)
     algo = ppo_config(settings).build_algo()
     try:
-        result = algo.train()
-        # Every finished game's rewards, summed over both agents, are zero.
-        assert result["env_runners"]["episode_return_mean"] == pytest.approx(0.0)
+        algo.train()
+        # Whole games sampled by RLlib itself, through the masking module: the raw
+        # environment raises on any illegal action, so getting here means none reached it.
+        episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        finished = [episode for episode in episodes if episode.is_done]
+        assert finished
+        for episode in finished:
+            returns = {
+                agent: single.get_return() for agent, single in episode.agent_episodes.items()
+            }
+            assert set(returns.values()) <= {-1.0, 0.0, 1.0}
+            if len(returns) == 2:
+                assert sum(returns.values()) == 0
         path = tmp_path / "checkpoint"
         algo.save_to_path(str(path))
         weights = algo.get_module("shared").state_dict()
