@@ -44,7 +44,6 @@ class SenetObserver:
     def __init__(self, game: SenetGame) -> None:
         high = np.ones(observation_length(game.num_pieces), dtype=np.int8)
         high[BORNE_OFF_OFFSET:DANCERS_OFFSET] = game.num_pieces
-        self._dancer_planes = NUM_HOUSES * game.num_pieces
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.int8)
         # Byte translation tables turn the board codes (0 empty, 1 spool, 2 con) into the
         # observer's plane and the opponent's plane without a Python loop.
@@ -52,21 +51,28 @@ class SenetObserver:
         self._theirs = (self._mine[1], self._mine[0])
         self._no_throw = bytes(5)
         self._throw_one_hot = [bytes(5)] + [bytes(i == t for i in range(1, 6)) for t in range(1, 6)]
+        # A dancer's plane is the one-hot string of its house; missing dancers are zeros.
+        self._house_plane = [bytes(NUM_HOUSES)] + [
+            bytes(h == house for h in range(1, NUM_HOUSES + 1))
+            for house in range(1, NUM_HOUSES + 1)
+        ]
+        self._missing_planes = [bytes(NUM_HOUSES * k) for k in range(game.num_pieces + 1)]
+        self._num_pieces = game.num_pieces
 
     def observe(self, state: SenetState, player: int) -> np.ndarray:
         """The values described in the class docstring."""
         board = bytes(state.board[1:])
         acting = state.mover == player and state.winner < 0
-        dancers = bytearray(self._dancer_planes)
-        for index, house in enumerate(state.dancer_houses(player)):
-            dancers[NUM_HOUSES * index + house - 1] = 1
+        houses = state.dancer_houses(player)
+        plane = self._house_plane
         encoded = b"".join(
-            (
+            [
                 board.translate(self._mine[player]),
                 board.translate(self._theirs[player]),
                 self._throw_one_hot[state.throw] if acting else self._no_throw,
                 bytes((state.borne_off[player], state.borne_off[1 - player])),
-                dancers,
-            )
+                *[plane[house] for house in houses],
+                self._missing_planes[self._num_pieces - len(houses)],
+            ]
         )
-        return np.frombuffer(encoded, dtype=np.int8).copy()
+        return np.frombuffer(bytearray(encoded), dtype=np.int8)
