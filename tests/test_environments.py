@@ -189,6 +189,9 @@ def test_golden_playthrough(variant: Variant) -> None:
 def test_illegal_action_on_raw_env_raises_and_changes_nothing(variant: Variant) -> None:
     env = variant.raw_env()
     env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while len(env.legal_actions()) == env.game.num_actions:  # find a state with an illegal move
+        env.step(int(rng.choice(env.legal_actions())))
     before = (env.position(), env.agent_selection, env.legal_actions())
     illegal = next(a for a in range(env.game.num_actions) if a not in env.legal_actions())
     with pytest.raises(ValueError, match="legal actions"):
@@ -208,6 +211,9 @@ def test_illegal_action_on_raw_env_raises_and_changes_nothing(variant: Variant) 
 def test_illegal_action_through_env_loses_the_game(variant: Variant) -> None:
     env = variant.env()
     env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while env.last()[0]["action_mask"].all():  # find a state with an illegal move
+        env.step(int(rng.choice(env.unwrapped.legal_actions())))
     offender = env.agent_selection
     mask = env.last()[0]["action_mask"]
     env.step(int(np.flatnonzero(mask == 0)[0]))

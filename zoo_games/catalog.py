@@ -14,7 +14,10 @@ from typing import Any
 from pettingzoo import AECEnv
 
 #: The environment modules, each with ``ENV_ID``, ``VARIANTS``, ``env()`` and ``raw_env()``.
-GAME_MODULES = ("zoo_games.senet_v0",)
+GAME_MODULES = (
+    "zoo_games.senet_v0",
+    "zoo_games.togyz_kumalak_v0",
+)
 
 
 @dataclass(frozen=True)

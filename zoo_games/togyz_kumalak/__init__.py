@@ -1,0 +1,1 @@
+"""Togyz Kumalak: rules core, positions, notation, observations and rendering."""

@@ -1,0 +1,114 @@
+"""What a Togyz Kumalak player sees, in two encodings.
+
+``"board"`` (default): the board from the observer's side, as ``uint8`` counts (a hole or a
+kazan can hold up to 162 balls, more than ``int8`` holds; ``uint8`` holds them exactly).
+``"tesauro"``: the 128-value encoding of the earlier single-agent gym, built from its
+formulas, from White's side for both players.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from zoo_games.togyz_kumalak.rules import (
+    HOLES_PER_SIDE,
+    NO_TUZDUK,
+    TOTAL_BALLS,
+    WINNING_KAZAN,
+    TogyzKumalakState,
+)
+
+ENCODINGS = ("board", "tesauro")
+BOARD_LENGTH = 4 * HOLES_PER_SIDE + 3  # 39
+TESAURO_LENGTH = 128
+
+
+class BoardObserver:
+    """The board from the observer's side: 39 ``uint8`` values.
+
+    ======= ==========================================================================
+    index   meaning
+    ======= ==========================================================================
+    0-8     balls in the observer's holes 1-9
+    9-17    balls in the opponent's holes 1-9
+    18      the observer's kazan
+    19      the opponent's kazan
+    20-28   1 at the opponent's hole that is the observer's tuzduk
+    29-37   1 at the observer's hole that is the opponent's tuzduk
+    38      1 if the observer is to move
+    ======= ==========================================================================
+    """
+
+    def __init__(self) -> None:
+        high = np.full(BOARD_LENGTH, TOTAL_BALLS, dtype=np.uint8)
+        high[20:] = 1
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
+
+    def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
+        """The 39 values described in the class docstring."""
+        holes = state.holes
+        own = HOLES_PER_SIDE * player
+        theirs = HOLES_PER_SIDE * (1 - player)
+        tuzduks = [0] * (2 * HOLES_PER_SIDE)
+        if state.tuzduk[player] != NO_TUZDUK:
+            tuzduks[state.tuzduk[player] % HOLES_PER_SIDE] = 1
+        if state.tuzduk[1 - player] != NO_TUZDUK:
+            tuzduks[HOLES_PER_SIDE + state.tuzduk[1 - player] % HOLES_PER_SIDE] = 1
+        values = [
+            *holes[own : own + HOLES_PER_SIDE],
+            *holes[theirs : theirs + HOLES_PER_SIDE],
+            state.kazans[player],
+            state.kazans[1 - player],
+            *tuzduks,
+            int(state.mover == player and state.winner < 0),
+        ]
+        return np.array(values, dtype=np.uint8)
+
+
+class TesauroObserver:
+    """The earlier gym's 128 ``float32`` values, built exactly from its formulas.
+
+    For White's row then Black's: holes 1-8 give 7 values each (``n >= 1``, ``n >= 2``,
+    ``n mod 2``, ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9``, tuzduk), hole 9 gives 5
+    (``n >= 1``, ``n mod 2``, ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9``), then the
+    kazan (``min(k, 82) / 82``) and whether it holds more than the other kazan. The last two
+    values are ``[1, 0]`` when White acts next and ``[0, 1]`` when Black does (both zero once
+    the game is over). Both players see the same vector. ``n / 9`` reaches 18 for 162 balls,
+    which is the space's bound.
+    """
+
+    def __init__(self) -> None:
+        high = np.ones(TESAURO_LENGTH, dtype=np.float32)
+        for side in (0, 1):
+            base = side * 63
+            for number in range(8):
+                high[base + 7 * number + 5] = TOTAL_BALLS / 9
+            high[base + 56 + 4] = TOTAL_BALLS / 9
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32)
+
+    def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
+        """The 128 values described in the class docstring (the same for both players)."""
+        values: list[float] = []
+        for side in (0, 1):
+            first = HOLES_PER_SIDE * side
+            for number in range(HOLES_PER_SIDE):
+                hole = first + number
+                n = state.holes[hole]
+                if number < HOLES_PER_SIDE - 1:
+                    values += [
+                        float(n >= 1),
+                        float(n >= 2),
+                        float(n % 2),
+                        (n % 9) / 8,
+                        (n % 18) / 17,
+                        n / 9,
+                        float(hole in state.tuzduk),
+                    ]
+                else:
+                    values += [float(n >= 1), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9]
+            kazan, other = state.kazans[side], state.kazans[1 - side]
+            values += [min(kazan, WINNING_KAZAN) / WINNING_KAZAN, float(kazan > other)]
+        playing = state.winner < 0
+        values += [float(playing and state.mover == 0), float(playing and state.mover == 1)]
+        return np.array(values, dtype=np.float32)

@@ -1,0 +1,215 @@
+"""Togyz Kumalak rules as a pure game core.
+
+Vocabulary: each player has nine holes (*otau*) in a row and a store (*kazan*); the balls are
+*kumalak*. White (``player_0``) moves first. A *tuzduk* is a hole of the opponent's row that a
+player has claimed: every ball that falls into it goes to its owner's kazan. The readings we
+chose where the rule text is unclear are listed in ``docs/togyz_kumalak.md`` and tested in
+``tests/togyz_kumalak/``.
+
+The 18 holes are numbered 0 to 17 around the board in the direction of sowing: 0-8 are
+White's holes 1-9, 9-17 Black's holes 1-9, so sowing from any hole simply walks the indices
+upwards, modulo 18.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from zoo_games.core.errors import check_option
+from zoo_games.core.game import TERMINAL, Game, GameState
+
+HOLES_PER_SIDE = 9
+NUM_HOLES = 2 * HOLES_PER_SIDE
+BALLS_PER_HOLE = 9
+TOTAL_BALLS = NUM_HOLES * BALLS_PER_HOLE  # 162
+#: A kazan holding this many balls has won: more than half of the 162.
+WINNING_KAZAN = TOTAL_BALLS // 2 + 1  # 82
+NO_TUZDUK = -1
+
+
+def side_of(hole: int) -> int:
+    """The player whose row holds board hole ``hole`` (0 White, 1 Black)."""
+    return hole // HOLES_PER_SIDE
+
+
+def hole_number(hole: int) -> int:
+    """The number (1-9) of board hole ``hole`` in its own row."""
+    return hole % HOLES_PER_SIDE + 1
+
+
+class TogyzKumalakGame(Game):
+    """Togyz Kumalak; ``stop_at_majority=False`` plays every game out to the end."""
+
+    name = "togyz_kumalak"
+    num_actions = HOLES_PER_SIDE
+
+    def __init__(self, stop_at_majority: bool = True) -> None:
+        self.stop_at_majority = check_option("stop_at_majority", stop_at_majority, (True, False))
+
+    def options(self) -> dict[str, object]:
+        """The keyword options of this variant."""
+        return {"stop_at_majority": self.stop_at_majority}
+
+    def new_initial_state(self) -> TogyzKumalakState:
+        """Nine balls in each of the 18 holes, empty kazans, White to move."""
+        return TogyzKumalakState(self, [BALLS_PER_HOLE] * NUM_HOLES, [0, 0], [NO_TUZDUK] * 2, 0)
+
+    def state_from_position(self, position: str) -> TogyzKumalakState:
+        """Read a ``"<white>/<black> <white kazan> <black kazan> <mover>"`` position."""
+        from zoo_games.togyz_kumalak.position import parse_position
+
+        return parse_position(self, position)
+
+
+class TogyzKumalakState(GameState):
+    """A position: balls per hole, kazans, each player's tuzduk, the side to move.
+
+    ``tuzduk[p]`` is the board hole (in the opponent's row) that player ``p`` owns, or
+    ``NO_TUZDUK``. ``winner`` is -1 while the game goes on, then 0, 1, or 2 for a draw.
+    ``moves`` is the game record so far in tournament notation (empty for a loaded position).
+    """
+
+    __slots__ = ("game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
+
+    def __init__(
+        self,
+        game: TogyzKumalakGame,
+        holes: list[int],
+        kazans: list[int],
+        tuzduk: list[int],
+        mover: int,
+        winner: int = -1,
+        moves: list[str] | None = None,
+    ) -> None:
+        self.game = game
+        self.holes = holes
+        self.kazans = kazans
+        self.tuzduk = tuzduk
+        self.mover = mover
+        self.winner = winner
+        self.moves = moves if moves is not None else []
+
+    # ------------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        """The side to move, or :data:`TERMINAL`."""
+        return TERMINAL if self.winner >= 0 else self.mover
+
+    def legal_actions(self) -> list[int]:
+        """The mover's holes (0-8) that hold balls; a tuzduk never holds any."""
+        if self.winner >= 0:
+            return []
+        first = HOLES_PER_SIDE * self.mover
+        holes = self.holes
+        return [a for a in range(HOLES_PER_SIDE) if holes[first + a]]
+
+    def apply_action(self, action: int) -> None:
+        """Sow the mover's hole ``action + 1``, capture, and check for the end of the game."""
+        mover = self.mover
+        self.moves.append(self.sow(HOLES_PER_SIDE * mover + action))
+        self.mover = 1 - mover
+        self._check_end()
+
+    def returns(self) -> tuple[float, float]:
+        """+1/-1 by the winner, 0/0 for the 81-81 draw or before the end."""
+        if self.winner in (0, 1):
+            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        return type(self)(
+            self.game,
+            self.holes[:],
+            self.kazans[:],
+            self.tuzduk[:],
+            self.mover,
+            self.winner,
+            self.moves[:],
+        )
+
+    def position(self) -> str:
+        """The SPEC.md position string."""
+        from zoo_games.togyz_kumalak.position import format_position
+
+        return format_position(self)
+
+    def action_to_string(self, action: int) -> str:
+        """The move in tournament notation, e.g. ``"76"`` or ``"36x"``."""
+        if action not in self.legal_actions():
+            return f"{action + 1} (not legal here)"
+        return self.notation(action)
+
+    # ------------------------------------------------------------------ rules
+    def notation(self, action: int) -> str:
+        """Tournament notation of a legal ``action``: own hole, landing hole, ``x`` for a tuzduk."""
+        probe = type(self)(self.game, self.holes[:], self.kazans[:], self.tuzduk[:], self.mover)
+        return probe.sow(HOLES_PER_SIDE * self.mover + action)
+
+    def sow(self, start: int) -> str:
+        """Sow the balls of board hole ``start`` for the mover; return the move's notation.
+
+        The first ball goes back into the hole it came from (a lone ball goes to the next
+        hole); a ball falling into a tuzduk goes to the tuzduk owner's kazan. Then the last
+        ball decides: an even count in an opponent's hole is captured; a count of exactly 3
+        there makes the hole the mover's tuzduk if the rules allow.
+        """
+        holes, kazans, tuzduk = self.holes, self.kazans, self.tuzduk
+        mover = side_of(start)
+        balls = holes[start]
+        holes[start] = 0
+        hole = start if balls > 1 else (start + 1) % NUM_HOLES
+        for sown in range(balls):
+            if sown:
+                hole = (hole + 1) % NUM_HOLES
+            if hole == tuzduk[0]:
+                kazans[0] += 1
+            elif hole == tuzduk[1]:
+                kazans[1] += 1
+            else:
+                holes[hole] += 1
+        made_tuzduk = False
+        if side_of(hole) != mover and hole not in tuzduk:
+            count = holes[hole]
+            if count % 2 == 0:
+                kazans[mover] += count
+                holes[hole] = 0
+            elif count == 3 and self.may_make_tuzduk(mover, hole):
+                kazans[mover] += count
+                holes[hole] = 0
+                tuzduk[mover] = hole
+                made_tuzduk = True
+        notation = f"{hole_number(start)}{hole_number(hole)}"
+        return notation + "x" if made_tuzduk else notation
+
+    def may_make_tuzduk(self, player: int, hole: int) -> bool:
+        """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
+
+        Only once per game, never the opponent's ninth hole, and never the hole with the same
+        number as the opponent's own tuzduk (the two tuzduks may not face each other).
+        """
+        if self.tuzduk[player] != NO_TUZDUK or hole_number(hole) == HOLES_PER_SIDE:
+            return False
+        theirs = self.tuzduk[1 - player]
+        return theirs == NO_TUZDUK or hole_number(theirs) != hole_number(hole)
+
+    def _check_end(self) -> None:
+        """End the game at a majority (by default) or when the side to move cannot move."""
+        kazans = self.kazans
+        if self.game.stop_at_majority and max(kazans) >= WINNING_KAZAN:
+            self.winner = 0 if kazans[0] >= WINNING_KAZAN else 1
+            return
+        if self.legal_actions():
+            return
+        # Atsis kalu: the side to move has no ball left; the other side keeps its own balls.
+        other = 1 - self.mover
+        first = HOLES_PER_SIDE * other
+        kazans[other] += sum(self.holes[first : first + HOLES_PER_SIDE])
+        for hole in range(first, first + HOLES_PER_SIDE):
+            self.holes[hole] = 0
+        if kazans[0] == kazans[1]:
+            self.winner = 2
+        else:
+            self.winner = 0 if kazans[0] > kazans[1] else 1
+
+    def __repr__(self) -> str:
+        return f"TogyzKumalakState({self.position()!r})"

@@ -1,0 +1,115 @@
+"""Togyz Kumalak: the Kazakh mancala game of nine holes, with tuzduks.
+
+| Import             | `zoo_games.togyz_kumalak_v0`                                    |
+|--------------------|-----------------------------------------------------------------|
+| Registry id        | `zoo_games/TogyzKumalak-v0`                                     |
+| Actions            | Discrete                                                        |
+| Parallel API       | No                                                              |
+| Manual Control     | No                                                              |
+| Agents             | `agents= ['player_0', 'player_1']` (White, Black)               |
+| Agents             | 2                                                               |
+| Action Shape       | (1,)                                                            |
+| Action Values      | Discrete(9): sow from the mover's hole `a + 1`                  |
+| Observation Shape  | (39,) with `observation="board"`, (128,) with `"tesauro"`       |
+| Observation Values | board: uint8 [0, 162]; tesauro: float32 [0, 1], `n / 9` [0, 18] |
+
+Each player has nine holes of nine balls and a kazan. A move sows all the balls of one of the
+mover's holes counterclockwise, the first ball back into the hole it came from; a last ball
+that makes an opponent's hole even captures it, one that makes it three may turn it into the
+mover's *tuzduk*, which then collects every ball sown into it. 82 balls win; 81-81 is a draw.
+The rules as implemented, and the readings we chose, are in ``docs/togyz_kumalak.md``.
+
+### Arguments
+
+``togyz_kumalak_v0.env(stop_at_majority=True, observation="board", render_mode=None,
+action_mask="observation")``
+
+* ``stop_at_majority``: end the game as soon as a kazan holds 82 (as in practical play);
+  ``False`` plays every game out until a player cannot move.
+* ``observation``: ``"board"`` or ``"tesauro"`` (the earlier gym's 128 values).
+* ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
+* ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
+  ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
+
+### Observation space
+
+``"board"``: 39 ``uint8`` values from the observer's side: its holes 1-9, the opponent's holes
+1-9, its kazan, the opponent's kazan, its tuzduk (one-hot over the opponent's holes), the
+opponent's tuzduk (one-hot over its holes), and 1 if it is to move.
+
+### Legal action mask
+
+``action_mask`` (``int8``, length 9) marks the mover's holes that hold balls.
+
+### Rewards
+
++1 to the winner, -1 to the loser, 0 to both for 81-81; 0 before the end.
+
+### Tournament notation
+
+``env.unwrapped.move_notation(a)`` names a move (``"76"``, ``"36x"``), ``record()`` returns the
+game so far, and ``zoo_games.togyz_kumalak.notation.replay(moves)`` plays a record.
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.errors import check_option
+from zoo_games.core.standard_wrappers import standard_wrappers
+from zoo_games.togyz_kumalak.observation import ENCODINGS, BoardObserver, TesauroObserver
+from zoo_games.togyz_kumalak.render import TogyzKumalakRenderer
+from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
+
+ENV_ID = "zoo_games/TogyzKumalak-v0"
+VARIANTS: dict[str, dict[str, Any]] = {
+    "togyz-kumalak": {},
+    "togyz-kumalak-tesauro-full": {"observation": "tesauro", "stop_at_majority": False},
+}
+
+
+class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
+    """Togyz Kumalak without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+
+    metadata = {**BoardGameEnv.metadata, "name": "togyz_kumalak_v0"}
+
+    def __init__(
+        self,
+        stop_at_majority: bool = True,
+        observation: str = "board",
+        render_mode: str | None = None,
+        action_mask: str = "observation",
+    ) -> None:
+        game = TogyzKumalakGame(stop_at_majority=stop_at_majority)
+        check_option("observation", observation, ENCODINGS)
+        observer = BoardObserver() if observation == "board" else TesauroObserver()
+        super().__init__(
+            game, observer, TogyzKumalakRenderer(), render_mode=render_mode, action_mask=action_mask
+        )
+
+    def move_notation(self, action: int) -> str:
+        """Tournament notation of ``action`` for the side to move, e.g. ``"76"`` or ``"36x"``."""
+        return self._state().action_to_string(action)
+
+    def record(self) -> list[str]:
+        """The moves played since ``reset`` (from the start or the loaded position)."""
+        return list(self._state().moves)
+
+    def _state(self) -> TogyzKumalakState:
+        state = self.game_state
+        if state is None:
+            raise ValueError("call reset() first")
+        assert isinstance(state, TogyzKumalakState)
+        return state
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Togyz Kumalak with PettingZoo's standard wrappers (illegal move loses, bounds, order)."""
+    return standard_wrappers(raw_env(**kwargs))
