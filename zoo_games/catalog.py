@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 GAME_MODULES = (
     "zoo_games.senet_v0",
     "zoo_games.togyz_kumalak_v0",
+    "zoo_games.santorini_v0",
 )
 
 

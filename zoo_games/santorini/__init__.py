@@ -1,0 +1,1 @@
+"""Santorini: rules core, positions, observation and rendering."""

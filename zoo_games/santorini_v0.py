@@ -1,0 +1,94 @@
+"""Santorini: the base game of building and climbing, for two players with two workers each.
+
+| Import             | `zoo_games.santorini_v0`                                          |
+|--------------------|-------------------------------------------------------------------|
+| Registry id        | `zoo_games/Santorini-v0`                                          |
+| Actions            | Discrete                                                          |
+| Parallel API       | No                                                                |
+| Manual Control     | No                                                                |
+| Agents             | `agents= ['player_0', 'player_1']`                                |
+| Agents             | 2                                                                 |
+| Action Shape       | (1,)                                                              |
+| Action Values      | Discrete(128), or Discrete(153) with `setup="placement"`          |
+| Observation Shape  | (5, 5, 15)                                                        |
+| Observation Values | uint8: planes [0, 1], parts-left planes [0, 22]                   |
+
+On a 5x5 board each turn moves one of the player's workers to a neighbouring cell (at most
+one level up, never onto a dome or another worker) and then builds with it next to its new
+cell: one level up, or a dome on level 3, while parts last. Moving up onto level 3 wins at
+once; a player who cannot move and build on its turn loses. The rules as implemented, and the
+readings we chose, are in ``docs/santorini.md``.
+
+### Arguments
+
+``santorini_v0.env(setup="fixed", render_mode=None, action_mask="observation")``
+
+* ``setup``: ``"fixed"`` (workers start on SPEC.md's cells 2, 22 and 10, 14) or
+  ``"placement"`` (player_0 places both its workers on empty cells, then player_1).
+* ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
+* ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
+  ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
+
+### Observation space
+
+``uint8`` planes ``(5, 5, 15)``: one-hot heights (level 0-3, dome), the observer's workers 0
+and 1, the opponent's workers 0 and 1, the four parts-left counts and the placement and
+to-move flags as constant planes.
+
+### Action space
+
+``64 * w + 8 * m + b``: worker ``w``, move direction ``m``, build direction ``b`` (from the
+new cell), directions NW, N, NE, W, E, SW, S, SE. With ``setup="placement"``, ``128 + cell``
+places the next worker.
+
+### Rewards
+
++1 to the winner, -1 to the loser; 0 before the end.
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.standard_wrappers import standard_wrappers
+from zoo_games.santorini.observation import SantoriniObserver
+from zoo_games.santorini.render import SantoriniRenderer
+from zoo_games.santorini.rules import SantoriniGame
+
+ENV_ID = "zoo_games/Santorini-v0"
+VARIANTS: dict[str, dict[str, Any]] = {
+    "santorini-fixed": {"setup": "fixed"},
+    "santorini-placement": {"setup": "placement"},
+}
+
+
+class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
+    """Santorini without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+
+    metadata = {**BoardGameEnv.metadata, "name": "santorini_v0"}
+
+    def __init__(
+        self,
+        setup: str = "fixed",
+        render_mode: str | None = None,
+        action_mask: str = "observation",
+    ) -> None:
+        super().__init__(
+            SantoriniGame(setup=setup),
+            SantoriniObserver(),
+            SantoriniRenderer(),
+            render_mode=render_mode,
+            action_mask=action_mask,
+        )
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Santorini with PettingZoo's standard wrappers (illegal move loses, bounds, order)."""
+    return standard_wrappers(raw_env(**kwargs))
