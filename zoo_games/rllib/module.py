@@ -3,8 +3,11 @@
 It reads our observations exactly as the environments give them,
 ``{"observation": <any shape, any dtype>, "action_mask": int8}``: RLlib's default encoders
 accept neither dict observations, nor 2-D boxes, nor int8 values, so this module flattens the
-observation itself, scales it by the observation space's (true) upper bounds into [0, 1], and
-pushes the logits of illegal actions to the lowest float. The probability of an illegal action
+observation itself and feeds each value twice, scaled into [0, 1] by the observation space's
+(true) upper bound ``x / high`` and on a log scale ``log(1 + x) / log(1 + high)``. The log
+scale matters for counts whose true bound is far above their usual values (a Togyz Kumalak
+hole usually holds about 10 balls but may hold 162). Illegal actions get the lowest float
+as their logit. The probability of an illegal action
 is then exactly zero, in exploration, inference and training alike.
 
 Policy and value function share one MLP trunk (``model_config={"hidden": [256, 256]}``), as is
@@ -44,10 +47,11 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         high = np.asarray(observation_space.high, dtype=np.float32).reshape(-1)
         scale = np.where(np.isfinite(high) & (high > 0), high, 1.0)
         self.register_buffer("_scale", torch.as_tensor(scale, dtype=torch.float32))
+        self.register_buffer("_log_scale", torch.log1p(torch.as_tensor(scale)))
         config = self.model_config if isinstance(self.model_config, dict) else {}
         hidden = list(config.get("hidden", [256, 256]))
         layers: list[nn.Module] = []
-        width = int(scale.size)
+        width = 2 * int(scale.size)
         for size in hidden:
             layers += [nn.Linear(width, size), nn.Tanh()]
             width = size
@@ -58,8 +62,11 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
 
     def _features(self, batch: dict[str, Any]) -> torch.Tensor:
         observation = batch[Columns.OBS]["observation"]
-        flat = observation.reshape(observation.shape[0], -1).to(torch.float32) / self._scale
-        return self._trunk(flat)
+        flat = observation.reshape(observation.shape[0], -1).to(torch.float32)
+        scaled = torch.cat(
+            [flat / self._scale, torch.log1p(flat.clamp(min=0)) / self._log_scale], dim=1
+        )
+        return self._trunk(scaled)
 
     def _masked_logits(self, batch: dict[str, Any], features: torch.Tensor) -> torch.Tensor:
         logits = self._policy_head(features)
