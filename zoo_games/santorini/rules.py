@@ -48,6 +48,33 @@ NEIGHBOURS_ON_BOARD = tuple(
 )
 
 
+#: ``NEIGHBOUR_MASK[cell]``: the 25-bit mask of the cell's neighbours.
+NEIGHBOUR_MASK = tuple(
+    sum(1 << target for _, target in NEIGHBOURS_ON_BOARD[cell]) for cell in range(NUM_CELLS)
+)
+
+
+def _level_table(allowed: set[int]) -> bytes:
+    """A ``bytes.translate`` table: height byte -> ``b"1"`` if allowed, else ``b"0"``."""
+    return bytes(ord("1") if height in allowed else ord("0") for height in range(256))
+
+
+#: ``_WALKABLE[reach]``: heights a worker may step onto (at most ``reach``, never a dome).
+_WALKABLE = {reach: _level_table({h for h in range(min(reach, 3) + 1)}) for reach in (1, 2, 3, 4)}
+#: ``_BUILDABLE[flags]``: heights that can be built on, bit k of ``flags`` set when a part of
+#: kind k (level 1, 2, 3, dome) is left.
+_BUILDABLE = tuple(_level_table({k for k in range(4) if flags >> k & 1}) for flags in range(16))
+#: Builds around a cell, by (action base, cell, mask of free neighbours): a few thousand keys
+#: cover every position, so move generation is a dictionary lookup per move.
+_BUILDS_AROUND: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_BUILDS_CACHE_SIZE = 500_000
+
+
+def _cell_mask(encoded_heights: bytes, table: bytes) -> int:
+    """The 25-bit mask of the cells whose height the table allows (bit c for cell c)."""
+    return int(encoded_heights.translate(table)[::-1], 2)
+
+
 def play_action(worker: int, move: int, build: int) -> int:
     """The action moving ``worker`` in direction ``move``, then building in ``build``."""
     return 64 * worker + 8 * move + build
@@ -218,31 +245,43 @@ class SantoriniState(GameState):
         direction (the build is never made). Otherwise the worker builds on a neighbouring
         cell of its new one with no worker and no dome (the cell it left counts as free) for
         which a part is left: the next level, or a dome on level 3.
+
+        Cells are handled as 25-bit masks (bit ``c`` for cell ``c``), and the builds around
+        a cell are looked up in :data:`_BUILDS_AROUND` by the mask of free neighbours.
         """
         heights = self.heights
         parts = self.parts
-        buildable = (parts[0] > 0, parts[1] > 0, parts[2] > 0, parts[3] > 0, False)
         workers = self.workers
+        encoded = bytes(heights)
+        buildable_levels = (parts[0] > 0) | (parts[1] > 0) << 1 | (parts[2] > 0) << 2
+        buildable = _cell_mask(encoded, _BUILDABLE[buildable_levels | (parts[3] > 0) << 3])
+        occupied = 0
+        for cell in workers:
+            occupied |= 1 << cell
         actions: list[int] = []
         for worker in (0, 1):
-            slot = 2 * self.mover + worker
-            source = workers[slot]
-            others = {cell for index, cell in enumerate(workers) if index != slot}
+            source = workers[2 * self.mover + worker]
             reach = heights[source] + 1
+            walkable = _cell_mask(encoded, _WALKABLE[reach]) & ~occupied
+            free = buildable & ~(occupied ^ (1 << source))
             for move, target in NEIGHBOURS_ON_BOARD[source]:
-                level = heights[target]
-                if level > reach or level == DOME or target in others:
+                if not walkable >> target & 1:
                     continue
                 base = 64 * worker + 8 * move
-                if level == 3 and reach == 3:
+                if reach == 3 and heights[target] == 3:
                     actions.extend(range(base, base + 8))
                     continue
-                actions.extend(
-                    base + build
-                    for build, cell in NEIGHBOURS_ON_BOARD[target]
-                    if buildable[heights[cell]] and cell not in others
-                )
-        actions.sort()
+                key = (base, target, free & NEIGHBOUR_MASK[target])
+                builds = _BUILDS_AROUND.get(key)
+                if builds is None:
+                    builds = tuple(
+                        base + build
+                        for build, cell in NEIGHBOURS_ON_BOARD[target]
+                        if key[2] >> cell & 1
+                    )
+                    if len(_BUILDS_AROUND) < _BUILDS_CACHE_SIZE:
+                        _BUILDS_AROUND[key] = builds
+                actions.extend(builds)
         return actions
 
     def _end_if_stuck(self, winner_if_stuck: int) -> None:
