@@ -59,9 +59,11 @@ def tiny(label: str, tmp_path, **overrides) -> TrainSettings:
     return TrainSettings(**settings)
 
 
+@pytest.mark.parametrize("shaping", [False, True], ids=["plain", "shaped"])
 @pytest.mark.parametrize("label", GAME_VARIANTS)
-def test_env_gives_turns_to_the_acting_agent_and_final_rewards_to_both(label):
-    env = TurnBasedMultiAgentEnv({"variant": label})
+def test_env_gives_turns_to_the_acting_agent_and_final_rewards_to_both(label, shaping):
+    # With shaping, the per-step rewards differ but every agent's sum is still the outcome.
+    env = TurnBasedMultiAgentEnv({"variant": label, "shaping": shaping})
     rng = np.random.default_rng(0)
     for seed in range(3):
         observations, _ = env.reset(seed=seed)
@@ -78,7 +80,9 @@ def test_env_gives_turns_to_the_acting_agent_and_final_rewards_to_both(label):
             if terminateds["__all__"]:
                 break
         assert set(observations) == set(env.possible_agents)
-        assert sum(totals.values()) == 0 and sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
+        outcome = [env.game_env._cumulative_rewards[agent] for agent in env.possible_agents]
+        assert sorted(outcome) in ([-1.0, 1.0], [0.0, 0.0])
+        assert [totals[agent] for agent in env.possible_agents] == pytest.approx(outcome)
 
 
 def test_env_refuses_an_illegal_action():

@@ -27,16 +27,26 @@ from ray.rllib.utils.typing import MultiAgentDict
 
 from zoo_games.catalog import variant as find_variant
 from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.rllib.shaping import Potential, potential_for
 
 
 class TurnBasedMultiAgentEnv(MultiAgentEnv):
-    """A zoo-games variant for RLlib; ``config={"variant": "senet-kendall-5"}``."""
+    """A zoo-games variant for RLlib; ``config={"variant": "senet-kendall-5"}``.
+
+    ``config["shaping"] = True`` adds the game's potential-based shaping
+    (:mod:`zoo_games.rllib.shaping`), which leaves each agent's return unchanged.
+    """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         config = dict(config or {})
         label = config.pop("variant", "senet-kendall-5")
+        shaping = bool(config.pop("shaping", False))
         self.game_env: BoardGameEnv = find_variant(label).raw_env(**config)
+        self._potential: Potential | None = (
+            potential_for(self.game_env.game.name) if shaping else None
+        )
+        self._last_potential: dict[str, float] = {}
         self._seats: list[str] = list(self.game_env.possible_agents)
         self.possible_agents = list(self._seats)
         self.agents = list(self._seats)
@@ -58,6 +68,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         """Start a game; the first observation goes to the agent that moves first."""
         self.game_env.reset(seed=seed, options=options)
         self.agents = list(self._seats)
+        self._last_potential = {seat: self._phi(seat) for seat in self._seats}
         agent = self.game_env.agent_selection
         return {agent: self.game_env.observe(agent)}, {}
 
@@ -75,7 +86,10 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         if all(env.terminations.values()):
             seats = self._seats
             observations: MultiAgentDict = {seat: env.observe(seat) for seat in seats}
-            rewards: MultiAgentDict = {seat: float(env._cumulative_rewards[seat]) for seat in seats}
+            rewards: MultiAgentDict = {
+                seat: float(env._cumulative_rewards[seat]) - self._last_potential[seat]
+                for seat in seats
+            }
             self.agents = []
             return (
                 observations,
@@ -85,10 +99,21 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
                 {seat: {} for seat in seats},
             )
         agent = env.agent_selection
+        potential = self._phi(agent)
+        shaped = potential - self._last_potential[agent]
+        self._last_potential[agent] = potential
         return (
             {agent: env.observe(agent)},
-            {agent: 0.0},  # RLlib wants a reward with every observation
+            {agent: shaped},  # RLlib wants a reward with every observation
             {"__all__": False},
             {"__all__": False},
             {},
         )
+
+    def _phi(self, seat: str) -> float:
+        """The shaping potential of ``seat`` now (0 without shaping)."""
+        if self._potential is None:
+            return 0.0
+        state = self.game_env.game_state
+        assert state is not None
+        return self._potential(state, self._seats.index(seat))

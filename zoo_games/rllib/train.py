@@ -61,6 +61,9 @@ class TrainSettings:
     gamma: float = 1.0
     lambda_: float = 0.95
     entropy_coeff: float = 0.01
+    #: Potential-based shaping for games that define a potential (Togyz Kumalak); returns
+    #: are unchanged, see zoo_games.rllib.shaping.
+    shaping: bool = True
     eval_every: int = 10
     eval_games: int = 100
     final_eval_games: int = 200
@@ -93,7 +96,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
         PPOConfig()
         .environment(
             ENV_NAME,
-            env_config={"variant": settings.variant},
+            env_config={"variant": settings.variant, "shaping": settings.shaping},
             # RLlib's checker steps once with an unmasked random action; our raw_env rightly
             # raises on an illegal action, so the check is skipped (the tests cover the env).
             disable_env_checking=True,
