@@ -40,6 +40,7 @@ MASK_PLACES = ("observation", "info")
 #: Masks are cached by legal-action tuple: games repeat the same few sets of legal actions,
 #: and copying a cached array is several times cheaper than building one.
 MASK_CACHE_SIZE = 4096
+MASK_CACHE_MAX_LEGAL = 16
 
 
 #: The state type a game's observer and renderer read.
@@ -270,12 +271,15 @@ class BoardGameEnv(AECEnv):
         if agent != self.agent_selection or not self._legal:
             return self._no_moves.copy()
         if self._mask is None:
-            key = tuple(self._legal)
-            mask = self._masks.get(key)
+            legal = self._legal
+            # Short legal sets recur (Senet, Togyz Kumalak) and are cached; long ones rarely
+            # do (Santorini) and are cheaper to build than to hash.
+            key = tuple(legal) if len(legal) <= MASK_CACHE_MAX_LEGAL else None
+            mask = self._masks.get(key) if key is not None else None
             if mask is None:
                 mask = np.zeros(self._num_actions, dtype=np.int8)
-                mask[self._legal] = 1
-                if len(self._masks) < MASK_CACHE_SIZE:
+                mask[legal] = 1
+                if key is not None and len(self._masks) < MASK_CACHE_SIZE:
                     self._masks[key] = mask
             self._mask = mask
         return self._mask.copy()

@@ -7,6 +7,8 @@ from gymnasium import spaces
 
 from zoo_games.santorini.rules import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED, SantoriniState
 
+assert UNPLACED == -1  # the worker planes are indexed by cell + 1
+
 CHANNELS = 15
 #: Channel of the first parts-left plane and of the placement and to-move planes.
 PARTS_CHANNEL = 9
@@ -36,19 +38,35 @@ class SantoriniObserver:
         high = np.ones((SIZE, SIZE, CHANNELS), dtype=np.uint8)
         high[:, :, PARTS_CHANNEL : PARTS_CHANNEL + 4] = INITIAL_PARTS
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
-        self._cells = np.arange(NUM_CELLS)
+        # The planes are assembled channel by channel as bytes (a height plane is one
+        # bytes.translate of the heights), then turned into rows x columns x channels.
+        self._level_tables = [
+            bytes(int(height == level) for height in range(256)) for level in range(5)
+        ]
+        self._worker_planes = [bytes(NUM_CELLS)] + [
+            bytes(int(c == cell) for c in range(NUM_CELLS)) for cell in range(NUM_CELLS)
+        ]
+        self._constant_planes = [bytes([value]) * NUM_CELLS for value in range(256)]
 
     def observe(self, state: SantoriniState, player: int) -> np.ndarray:
         """The planes described in the class docstring."""
-        planes = np.zeros((NUM_CELLS, CHANNELS), dtype=np.uint8)
-        planes[self._cells, state.heights] = 1
-        mine = 2 * player
-        theirs = 2 * (1 - player)
-        for channel, slot in ((5, mine), (6, mine + 1), (7, theirs), (8, theirs + 1)):
-            cell = state.workers[slot]
-            if cell != UNPLACED:
-                planes[cell, channel] = 1
-        planes[:, PARTS_CHANNEL : PARTS_CHANNEL + 4] = state.parts
-        planes[:, PLACEMENT_CHANNEL] = state.in_placement()
-        planes[:, TO_MOVE_CHANNEL] = state.mover == player and state.winner < 0
-        return planes.reshape(SIZE, SIZE, CHANNELS)
+        heights = bytes(state.heights)
+        workers = state.workers
+        mine, theirs = 2 * player, 2 * (1 - player)
+        constant = self._constant_planes
+        worker_plane = self._worker_planes
+        channels = b"".join(
+            [
+                *[heights.translate(table) for table in self._level_tables],
+                *[
+                    worker_plane[workers[slot] + 1]  # UNPLACED (-1) -> the empty plane
+                    for slot in (mine, mine + 1, theirs, theirs + 1)
+                ],
+                *[constant[count] for count in state.parts],
+                constant[state.in_placement()],
+                constant[state.mover == player and state.winner < 0],
+            ]
+        )
+        planes = np.frombuffer(channels, dtype=np.uint8).reshape(CHANNELS, NUM_CELLS)
+        # The transpose copies into a fresh, writable, C-ordered array.
+        return np.ascontiguousarray(planes.T).reshape(SIZE, SIZE, CHANNELS)
