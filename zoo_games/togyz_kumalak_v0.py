@@ -71,7 +71,8 @@ from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 ENV_ID = "zoo_games/TogyzKumalak-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     "togyz-kumalak": {},
-    "togyz-kumalak-tesauro-full": {"observation": "tesauro", "stop_at_majority": False},
+    "togyz-kumalak-tesauro": {"observation": "tesauro"},
+    "togyz-kumalak-full": {"stop_at_majority": False},
 }
 
 
