@@ -12,6 +12,21 @@ class PositionError(ValueError):
     """A position string that is malformed or describes a position the rules never reach."""
 
 
+def position_fields(text: str, layout: str, counts: Collection[int]) -> list[str]:
+    """Split a position string on white space, or say which layout it should have.
+
+    ``layout`` is the game's field list as users should read it, e.g.
+    ``"<board> <mover> [<throw>]"``; ``counts`` the numbers of fields allowed.
+    """
+    fields = text.split()
+    if len(fields) not in counts:
+        allowed = " or ".join(str(count) for count in counts)
+        raise PositionError(
+            f"a position is '{layout}' ({allowed} fields), got {len(fields)} in {text!r}"
+        )
+    return fields
+
+
 def check_option(name: str, value: T, allowed: Collection[T]) -> T:
     """Return ``value`` if it is one of ``allowed``, else raise ``ValueError`` naming both.
 

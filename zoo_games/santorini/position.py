@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zoo_games.core.errors import PositionError
+from zoo_games.core.errors import PositionError, position_fields
 from zoo_games.santorini.rules import (
     DOME,
     INITIAL_PARTS,
@@ -53,12 +53,7 @@ def parts_used(heights: list[int]) -> list[int]:
 
 def parse_position(game: SantoriniGame, text: str) -> SantoriniState:
     """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
-    fields = text.split()
-    if len(fields) != 4:
-        raise PositionError(
-            "a Santorini position is '<heights> <workers> <mover> <parts>' (4 fields), "
-            f"got {len(fields)} in {text!r}"
-        )
+    fields = position_fields(text, "<heights> <workers> <mover> <parts>", (4,))
     heights_text, workers_text, mover_text, parts_text = fields
     rows = heights_text.split("/")
     if len(rows) != SIZE or any(len(row) != SIZE for row in rows):

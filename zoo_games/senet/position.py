@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zoo_games.core.errors import PositionError
+from zoo_games.core.errors import PositionError, position_fields
 from zoo_games.senet.rules import (
     EMPTY,
     HAPPINESS,
@@ -38,12 +38,7 @@ def format_position(state: SenetState) -> str:
 
 def parse_position(game: SenetGame, text: str) -> SenetState:
     """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
-    fields = text.split()
-    if len(fields) not in (2, 3):
-        raise PositionError(
-            f"a Senet position is '<board> <mover> [<throw>]' (2 or 3 fields), "
-            f"got {len(fields)} field(s) in {text!r}"
-        )
+    fields = position_fields(text, "<board> <mover> [<throw>]", (2, 3))
     board_text, mover_text = fields[0], fields[1]
     if len(board_text) != NUM_HOUSES:
         raise PositionError(

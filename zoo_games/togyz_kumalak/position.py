@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zoo_games.core.errors import PositionError
+from zoo_games.core.errors import PositionError, position_fields
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
@@ -42,12 +42,9 @@ def format_position(state: TogyzKumalakState) -> str:
 
 def parse_position(game: TogyzKumalakGame, text: str) -> TogyzKumalakState:
     """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
-    fields = text.split()
-    if len(fields) != 4:
-        raise PositionError(
-            "a Togyz Kumalak position is '<white holes>/<black holes> <white kazan> "
-            f"<black kazan> <mover>' (4 fields), got {len(fields)} in {text!r}"
-        )
+    fields = position_fields(
+        text, "<white holes>/<black holes> <white kazan> <black kazan> <mover>", (4,)
+    )
     rows_text, white_kazan, black_kazan, mover_text = fields
     rows = rows_text.split("/")
     if len(rows) != 2:
