@@ -34,6 +34,15 @@ TERMINAL = -2
 PLAYERS = (0, 1)
 
 
+def winner_returns(winner: int) -> tuple[float, float]:
+    """Zero-sum returns: +1/-1 when player 0 or 1 won, 0/0 for any other value (none, a draw)."""
+    if winner == 0:
+        return (1.0, -1.0)
+    if winner == 1:
+        return (-1.0, 1.0)
+    return (0.0, 0.0)
+
+
 class GameState(ABC):
     """One position of a game, mutable in place and cheap to :meth:`clone`.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Self
 
 from zoo_games.core.errors import check_option
-from zoo_games.core.game import TERMINAL, Game, GameState
+from zoo_games.core.game import TERMINAL, Game, GameState, winner_returns
 
 SIZE = 5
 NUM_CELLS = SIZE * SIZE
@@ -188,9 +188,7 @@ class SantoriniState(GameState):
 
     def returns(self) -> tuple[float, float]:
         """+1 to the winner, -1 to the loser; zeros before the end."""
-        if self.winner < 0:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return winner_returns(self.winner)
 
     def clone(self) -> Self:
         """An independent copy."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Self
 
 from zoo_games.core.errors import check_option
-from zoo_games.core.game import CHANCE, TERMINAL, Game, GameState
+from zoo_games.core.game import CHANCE, TERMINAL, Game, GameState, winner_returns
 
 NUM_HOUSES = 30
 REBIRTH = 15
@@ -211,9 +211,7 @@ class SenetState(GameState):
 
     def returns(self) -> tuple[float, float]:
         """+1 to the side that bore off all its dancers, -1 to the other."""
-        if self.winner < 0:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return winner_returns(self.winner)
 
     def clone(self) -> Self:
         """A copy sharing only the (immutable) game."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Self
 
 from zoo_games.core.errors import check_option
-from zoo_games.core.game import TERMINAL, Game, GameState
+from zoo_games.core.game import TERMINAL, Game, GameState, winner_returns
 
 HOLES_PER_SIDE = 9
 NUM_HOLES = 2 * HOLES_PER_SIDE
@@ -111,9 +111,7 @@ class TogyzKumalakState(GameState):
 
     def returns(self) -> tuple[float, float]:
         """+1/-1 by the winner, 0/0 for the 81-81 draw or before the end."""
-        if self.winner in (0, 1):
-            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
-        return (0.0, 0.0)
+        return winner_returns(self.winner)
 
     def clone(self) -> Self:
         """An independent copy."""
