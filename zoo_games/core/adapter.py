@@ -29,6 +29,7 @@ from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from zoo_games.core.chance import ChanceSampler
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
 from zoo_games.core.standard_wrappers import standard_wrappers
@@ -130,6 +131,7 @@ class BoardGameEnv(AECEnv):
         self._legal: list[int] = []
         self._mask: np.ndarray | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._chance = ChanceSampler()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -164,7 +166,7 @@ class BoardGameEnv(AECEnv):
         else:
             raise ValueError(f"position must be a string, not {type(position).__name__}")
         self.game_state = state
-        self._resolve_chance()
+        self._resolve_chance()  # a loaded position may still have its throw to come
         if state.is_terminal():
             raise ValueError(f"position {position!r} is already over: there is nothing to play")
         self.agents = list(AGENTS)
@@ -185,12 +187,21 @@ class BoardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._checked_action(action)
+        self.play_legal(self._checked_action(action))
+
+    def play_legal(self, action: int) -> None:
+        """Play ``action``, already known to be legal for the live ``agent_selection``.
+
+        ``step`` checks the action and comes here; so does the one-call path of ``env()``'s
+        wrappers (:mod:`zoo_games.core.standard_wrappers`), which has checked it already.
+
+        PettingZoo's usual bookkeeping at the start of a step (zeroing the actor's cumulative
+        reward, clearing ``rewards``) is left out on purpose: our games reward only at the
+        end, so both are all zeros for as long as any agent is still to act.
+        """
         state = self.game_state
         assert state is not None
-        self._cumulative_rewards[agent] = 0.0
         state.apply_action(action)
-        self._resolve_chance()
         self._after_transition()
         if self.render_mode == "human":
             self.render()
@@ -225,21 +236,16 @@ class BoardGameEnv(AECEnv):
         state = self.game_state
         assert state is not None
         while state.current_player() == CHANCE:
-            draw = self.np_random.random()
-            outcomes = state.chance_outcomes()
-            chosen = outcomes[-1][0]  # if rounding leaves the draw above the total
-            for outcome, probability in outcomes:
-                draw -= probability
-                if draw < 0.0:
-                    chosen = outcome
-                    break
-            state.apply_action(chosen)
+            state.apply_action(self._chance.sample(state.chance_outcomes(), self.np_random))
 
     def _after_transition(self) -> None:
-        """Select the next agent, or end the game and hand out the returns."""
+        """Resolve chance, then select the next agent, or end the game and hand out returns."""
         state = self.game_state
         assert state is not None
         player = state.current_player()
+        if player == CHANCE:
+            self._resolve_chance()
+            player = state.current_player()
         self._mask = None
         if player == TERMINAL:
             self._legal = []
@@ -250,7 +256,6 @@ class BoardGameEnv(AECEnv):
         else:
             self._legal = state.legal_actions()
             self.agent_selection = AGENTS[player]
-            self._clear_rewards()
         if self.action_mask_place == "info":
             for agent in AGENTS:
                 self.infos[agent] = {"action_mask": self._mask_of(agent)}

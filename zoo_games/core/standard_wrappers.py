@@ -12,16 +12,29 @@ them through ``__getattr__``, one failed lookup and one forwarding call per wrap
 single ``last()`` plus ``step()`` reads about fifteen of them, which measured here as more than
 twice the time of the game itself. Class-level properties that read the attribute straight
 from the raw environment remove that cost and nothing else.
+
+The second cost is the chain itself: ``step`` passes through six Python frames and three sets
+of checks before the game sees the action, ``observe`` through four. For the call that
+matters, a legal action of the live agent to act (or an observation after ``reset``), the
+three wrappers have nothing to do but pass it on; :class:`OrderEnforcingWrapper` recognises
+that case with one membership test and hands the call straight to the raw environment. Every
+other call (an illegal or out-of-range action, a step of a finished agent, anything before
+``reset``) takes PettingZoo's own path through all three wrappers. The tests play the same
+games, bad actions included, through this stack and through PettingZoo's unmodified
+wrappers and compare every observation, reward, flag and error.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gymnasium.spaces import Discrete
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+
+if TYPE_CHECKING:
+    from zoo_games.core.adapter import BoardGameEnv
 
 #: Attributes of the raw environment that wrappers read on every step.
 _HOT_ATTRIBUTES = (
@@ -92,10 +105,60 @@ class AssertOutOfBoundsWrapper(_ReadsRawAttributes, _AssertOutOfBounds):
 
 
 class OrderEnforcingWrapper(_ReadsRawAttributes, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` (no ``step``/``observe`` before ``reset``)."""
+    """PettingZoo's ``OrderEnforcingWrapper`` (no ``step``/``observe`` before ``reset``).
+
+    Outermost of the three, it also takes the one-call path described in the module
+    docstring for the calls that all three wrappers would only pass on.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._board = cast("BoardGameEnv", self._raw)
+        self._illegal_check: TerminateIllegalWrapper = env.env
+
+    def step(self, action: Any) -> None:
+        """A legal action of the live agent goes straight to the game; anything else, the chain."""
+        board = self._board
+        if (
+            type(action) is int
+            and self._has_reset
+            and action in board._legal  # so the game goes on and the action is in bounds
+            # ... unless TerminateIllegalWrapper ended it (it does not touch _legal)
+            and not board.terminations.get(board.agent_selection, True)
+        ):
+            self._has_updated = True
+            # What TerminateIllegalWrapper.step does with a legal action: forget the last
+            # observation it kept, pass the action on.
+            self._illegal_check._prev_obs = None
+            self._illegal_check._prev_info = None
+            board.play_legal(action)
+        else:
+            super().step(action)
+
+    def observe(self, agent: str) -> Any:
+        """The raw observation after ``reset`` (the wrappers change none); before, an error."""
+        # TerminateIllegalWrapper would keep this observation for its next step; it builds
+        # the same one itself when it has none, and a legal step (above) discards it.
+        if self._has_reset:
+            return self._board.observe(agent)
+        return super().observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, reading the raw environment directly after ``reset``."""
+        if not self._has_reset:
+            return super().last(observe)
+        board = self._board
+        agent = board.agent_selection
+        return (
+            board.observe(agent) if observe else None,
+            board._cumulative_rewards[agent],
+            board.terminations[agent],
+            board.truncations[agent],
+            board.infos[agent],
+        )
 
 
-def standard_wrappers(raw: AECEnv) -> AECEnv:
+def standard_wrappers(raw: BoardGameEnv) -> AECEnv:
     """Wrap ``raw`` as PettingZoo's classic games do.
 
     An illegal move ends the game, the offender getting -1 and the other agent 0; an action
