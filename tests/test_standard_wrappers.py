@@ -124,3 +124,32 @@ def test_env_matches_pettingzoos_wrappers_call_for_call(variant: Variant, action
 @given(seed=st.integers(0, 2**31 - 1), index=st.integers(0, len(VARIANTS) - 1))
 def test_env_matches_pettingzoos_wrappers_on_any_script(seed: int, index: int) -> None:
     play_both(VARIANTS[index], seed, "observation")
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])
+def test_agent_iter_yields_the_same_agents_and_enforces_the_same_order(variant: Variant) -> None:
+    fast = variant.env()
+    reference = pettingzoo_stack(variant.raw_env())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(fast.agent_iter) == outcome(reference.agent_iter)  # before reset
+        for env in (fast, reference):
+            env.reset(seed=7)
+        rng_fast, rng_reference = random.Random(7), random.Random(7)
+        seen: dict[str, list[Any]] = {"fast": [], "reference": []}
+        for label, env, rng in (
+            ("fast", fast, rng_fast),
+            ("reference", reference, rng_reference),
+        ):
+            for agent in env.agent_iter(max_iter=150):
+                observation, reward, termination, truncation, _ = env.last()
+                seen[label].append((agent, normalised(observation), reward, termination, truncation))
+                action = None if termination or truncation else scripted_action(env, rng)
+                env.step(action)
+        assert seen["fast"] == seen["reference"]
+        # Not stepping inside the loop fails the same assertion.
+        for env in (fast, reference):
+            env.reset(seed=8)
+        assert outcome(lambda: [None for _ in fast.agent_iter(3)]) == outcome(
+            lambda: [None for _ in reference.agent_iter(3)]
+        )

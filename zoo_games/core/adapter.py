@@ -275,19 +275,24 @@ class BoardGameEnv(AECEnv):
         """A fresh int8 mask: the legal actions for the agent to act, zeros for the other."""
         if agent != self.agent_selection or not self._legal:
             return self._no_moves.copy()
-        if self._mask is None:
-            legal = self._legal
-            # Short legal sets recur (Senet, Togyz Kumalak) and are cached; long ones rarely
-            # do (Santorini) and are cheaper to build than to hash.
-            key = tuple(legal) if len(legal) <= MASK_CACHE_MAX_LEGAL else None
-            mask = self._masks.get(key) if key is not None else None
-            if mask is None:
-                mask = np.zeros(self._num_actions, dtype=np.int8)
-                mask[legal] = 1
-                if key is not None and len(self._masks) < MASK_CACHE_SIZE:
-                    self._masks[key] = mask
-            self._mask = mask
-        return self._mask.copy()
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._build_mask()
+        return mask.copy()
+
+    def _build_mask(self) -> np.ndarray:
+        """The mask of ``_legal``, from the cache where the set of actions is short."""
+        legal = self._legal
+        # Short legal sets recur (Senet, Togyz Kumalak) and are cached; long ones rarely
+        # do (Santorini) and are cheaper to build than to hash.
+        key = tuple(legal) if len(legal) <= MASK_CACHE_MAX_LEGAL else None
+        mask = self._masks.get(key) if key is not None else None
+        if mask is None:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+            mask[legal] = 1
+            if key is not None and len(self._masks) < MASK_CACHE_SIZE:
+                self._masks[key] = mask
+        return mask
 
     # ------------------------------------------------------------------ conveniences
     def position(self) -> str:

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, cast
 from gymnasium.spaces import Discrete
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import order_enforcing
 
 if TYPE_CHECKING:
     from zoo_games.core.adapter import BoardGameEnv
@@ -156,6 +158,31 @@ class OrderEnforcingWrapper(_ReadsRawAttributes, wrappers.OrderEnforcingWrapper)
             board.truncations[agent],
             board.infos[agent],
         )
+
+    def agent_iter(self, max_iter: int = 2**63) -> order_enforcing.AECOrderEnforcingIterable:
+        """PettingZoo's order-enforcing ``agent_iter``, with one frame per ``next()``."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(order_enforcing.AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(order_enforcing.AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, its two ``__next__`` levels in one."""
+
+    def __next__(self) -> str:
+        env = self.env
+        board = env._board
+        if not board.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return board.agent_selection
 
 
 def standard_wrappers(raw: BoardGameEnv) -> AECEnv:

@@ -14,6 +14,7 @@ from gymnasium import spaces
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
+    NUM_HOLES,
     TOTAL_BALLS,
     WINNING_KAZAN,
     TogyzKumalakState,
@@ -44,27 +45,35 @@ class BoardObserver:
         high = np.full(BOARD_LENGTH, TOTAL_BALLS, dtype=np.uint8)
         high[20:] = 1
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
+        # The 18 tuzduk values, by the board holes of the observer's and the opponent's
+        # tuzduks, each shifted by one so that NO_TUZDUK (-1) indexes 0.
+        self._tuzduk_planes = [
+            [self._tuzduk_plane(own, theirs) for theirs in range(NO_TUZDUK, NUM_HOLES)]
+            for own in range(NO_TUZDUK, NUM_HOLES)
+        ]
+
+    @staticmethod
+    def _tuzduk_plane(own: int, theirs: int) -> bytes:
+        plane = bytearray(2 * HOLES_PER_SIDE)
+        if own != NO_TUZDUK:
+            plane[own % HOLES_PER_SIDE] = 1
+        if theirs != NO_TUZDUK:
+            plane[HOLES_PER_SIDE + theirs % HOLES_PER_SIDE] = 1
+        return bytes(plane)
 
     def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
         """The 39 values described in the class docstring."""
-        holes = state.holes
-        own = HOLES_PER_SIDE * player
-        theirs = HOLES_PER_SIDE * (1 - player)
-        tuzduks = [0] * (2 * HOLES_PER_SIDE)
-        if state.tuzduk[player] != NO_TUZDUK:
-            tuzduks[state.tuzduk[player] % HOLES_PER_SIDE] = 1
-        if state.tuzduk[1 - player] != NO_TUZDUK:
-            tuzduks[HOLES_PER_SIDE + state.tuzduk[1 - player] % HOLES_PER_SIDE] = 1
-        values = [
-            *holes[own : own + HOLES_PER_SIDE],
-            *holes[theirs : theirs + HOLES_PER_SIDE],
-            state.kazans[player],
-            state.kazans[1 - player],
-            *tuzduks,
-            int(state.mover == player and state.winner < 0),
-        ]
-        # Every value fits a byte (at most 162): bytes() packs them faster than np.array.
-        return np.frombuffer(bytearray(values), dtype=np.uint8)
+        # Every value fits a byte (at most 162), so the vector is assembled as bytes.
+        holes = bytes(state.holes)
+        kazans = state.kazans
+        tuzduks = self._tuzduk_planes[state.tuzduk[player] + 1][state.tuzduk[1 - player] + 1]
+        to_move = state.mover == player and state.winner < 0
+        if player:
+            values = holes[HOLES_PER_SIDE:] + holes[:HOLES_PER_SIDE]
+            values += bytes((kazans[1], kazans[0]))
+        else:
+            values = holes + bytes(kazans)
+        return np.frombuffer(bytearray(values + tuzduks + (b"\1" if to_move else b"\0")), np.uint8)
 
 
 class TesauroObserver:

@@ -13,6 +13,8 @@ upwards, modulo 18.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import add
 from typing import Self
 
 from zoo_games.core.errors import check_option
@@ -25,6 +27,10 @@ TOTAL_BALLS = NUM_HOLES * BALLS_PER_HOLE  # 162
 #: A kazan holding this many balls has won: more than half of the 162.
 WINNING_KAZAN = TOTAL_BALLS // 2 + 1  # 82
 NO_TUZDUK = -1
+#: Added to a stretch of holes, one ball each, by ``map(add, ...)``.
+ONES = (1,) * NUM_HOLES
+#: A player's actions: sowing its hole 1 to 9.
+ACTIONS = tuple(range(HOLES_PER_SIDE))
 
 
 def side_of(hole: int) -> int:
@@ -35,6 +41,19 @@ def side_of(hole: int) -> int:
 def hole_number(hole: int) -> int:
     """The number (1-9) of board hole ``hole`` in its own row."""
     return hole % HOLES_PER_SIDE + 1
+
+
+#: ``NOTATION[made_tuzduk][start][last]``: a move in tournament notation, e.g. ``"76"``, ``"36x"``.
+NOTATION = tuple(
+    tuple(
+        tuple(
+            f"{hole_number(start)}{hole_number(last)}" + ("x" if tuzduk else "")
+            for last in range(NUM_HOLES)
+        )
+        for start in range(NUM_HOLES)
+    )
+    for tuzduk in (False, True)
+)
 
 
 class TogyzKumalakGame(Game):
@@ -69,7 +88,7 @@ class TogyzKumalakState(GameState):
     ``moves`` is the game record so far in tournament notation (empty for a loaded position).
     """
 
-    __slots__ = ("game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
+    __slots__ = ("_legal", "game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
 
     def __init__(
         self,
@@ -88,6 +107,9 @@ class TogyzKumalakState(GameState):
         self.mover = mover
         self.winner = winner
         self.moves = moves if moves is not None else []
+        # The legal actions once computed (the end-of-game test needs them as well as the
+        # player); every apply_action clears them.
+        self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -95,18 +117,23 @@ class TogyzKumalakState(GameState):
         return TERMINAL if self.winner >= 0 else self.mover
 
     def legal_actions(self) -> list[int]:
-        """The mover's holes (0-8) that hold balls; a tuzduk never holds any."""
+        """The mover's holes (0-8) that hold balls; a tuzduk never holds any.
+
+        The list is kept for the next call: treat it as read-only.
+        """
         if self.winner >= 0:
             return []
-        first = HOLES_PER_SIDE * self.mover
-        holes = self.holes
-        return [a for a in range(HOLES_PER_SIDE) if holes[first + a]]
+        if self._legal is None:
+            first = HOLES_PER_SIDE * self.mover
+            self._legal = list(compress(ACTIONS, self.holes[first : first + HOLES_PER_SIDE]))
+        return self._legal
 
     def apply_action(self, action: int) -> None:
         """Sow the mover's hole ``action + 1``, capture, and check for the end of the game."""
         mover = self.mover
         self.moves.append(self.sow(HOLES_PER_SIDE * mover + action))
         self.mover = 1 - mover
+        self._legal = None
         self._check_end()
 
     def returns(self) -> tuple[float, float]:
@@ -150,34 +177,46 @@ class TogyzKumalakState(GameState):
         hole); a ball falling into a tuzduk goes to the tuzduk owner's kazan. Then the last
         ball decides: an even count in an opponent's hole is captured; a count of exactly 3
         there makes the hole the mover's tuzduk if the rules allow.
+
+        Ball ``k`` lands in hole ``first + k`` (modulo 18), so the holes are filled a stretch
+        at a time rather than ball by ball: every whole lap adds one ball to every hole, the
+        rest one ball to each hole of a stretch from ``first``. A tuzduk is always empty
+        between moves, so whatever lands in it is then exactly what its owner collects.
         """
         holes, kazans, tuzduk = self.holes, self.kazans, self.tuzduk
-        mover = side_of(start)
+        mover = start // HOLES_PER_SIDE
         balls = holes[start]
         holes[start] = 0
-        hole = start if balls > 1 else (start + 1) % NUM_HOLES
-        for sown in range(balls):
-            if sown:
-                hole = (hole + 1) % NUM_HOLES
-            if hole == tuzduk[0]:
-                kazans[0] += 1
-            elif hole == tuzduk[1]:
-                kazans[1] += 1
-            else:
-                holes[hole] += 1
+        first = start if balls > 1 else (start + 1) % NUM_HOLES
+        laps, rest = divmod(balls, NUM_HOLES)
+        if laps:
+            holes[:] = [count + laps for count in holes]
+        end = first + rest
+        if end <= NUM_HOLES:
+            holes[first:end] = map(add, holes[first:end], ONES)
+        else:
+            holes[first:] = map(add, holes[first:], ONES)
+            holes[: end - NUM_HOLES] = map(add, holes[: end - NUM_HOLES], ONES)
+        white_tuzduk, black_tuzduk = tuzduk
+        if white_tuzduk != NO_TUZDUK and holes[white_tuzduk]:
+            kazans[0] += holes[white_tuzduk]
+            holes[white_tuzduk] = 0
+        if black_tuzduk != NO_TUZDUK and holes[black_tuzduk]:
+            kazans[1] += holes[black_tuzduk]
+            holes[black_tuzduk] = 0
+        last = (first + balls - 1) % NUM_HOLES
         made_tuzduk = False
-        if side_of(hole) != mover and hole not in tuzduk:
-            count = holes[hole]
+        if last // HOLES_PER_SIDE != mover and last != white_tuzduk and last != black_tuzduk:
+            count = holes[last]
             if count % 2 == 0:
                 kazans[mover] += count
-                holes[hole] = 0
-            elif count == 3 and self.may_make_tuzduk(mover, hole):
+                holes[last] = 0
+            elif count == 3 and self.may_make_tuzduk(mover, last):
                 kazans[mover] += count
-                holes[hole] = 0
-                tuzduk[mover] = hole
+                holes[last] = 0
+                tuzduk[mover] = last
                 made_tuzduk = True
-        notation = f"{hole_number(start)}{hole_number(hole)}"
-        return notation + "x" if made_tuzduk else notation
+        return NOTATION[made_tuzduk][start][last]
 
     def may_make_tuzduk(self, player: int, hole: int) -> bool:
         """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
@@ -193,7 +232,9 @@ class TogyzKumalakState(GameState):
     def _check_end(self) -> None:
         """End the game at a majority (by default) or when the side to move cannot move."""
         kazans = self.kazans
-        if self.game.stop_at_majority and max(kazans) >= WINNING_KAZAN:
+        if self.game.stop_at_majority and (
+            kazans[0] >= WINNING_KAZAN or kazans[1] >= WINNING_KAZAN
+        ):
             self.winner = 0 if kazans[0] >= WINNING_KAZAN else 1
             return
         if self.legal_actions():
