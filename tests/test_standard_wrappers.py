@@ -143,7 +143,9 @@ def test_agent_iter_yields_the_same_agents_and_enforces_the_same_order(variant: 
         ):
             for agent in env.agent_iter(max_iter=150):
                 observation, reward, termination, truncation, _ = env.last()
-                seen[label].append((agent, normalised(observation), reward, termination, truncation))
+                seen[label].append(
+                    (agent, normalised(observation), reward, termination, truncation)
+                )
                 action = None if termination or truncation else scripted_action(env, rng)
                 env.step(action)
         assert seen["fast"] == seen["reference"]
