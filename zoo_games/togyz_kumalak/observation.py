@@ -64,16 +64,16 @@ class BoardObserver:
     def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
         """The 39 values described in the class docstring."""
         # Every value fits a byte (at most 162), so the vector is assembled as bytes.
-        holes = bytes(state.holes)
+        holes = state.holes
         kazans = state.kazans
         tuzduks = self._tuzduk_planes[state.tuzduk[player] + 1][state.tuzduk[1 - player] + 1]
-        to_move = state.mover == player and state.winner < 0
+        to_move = b"\1" if state.mover == player and state.winner < 0 else b"\0"
+        rows: list[bytes | bytearray]
         if player:
-            values = holes[HOLES_PER_SIDE:] + holes[:HOLES_PER_SIDE]
-            values += bytes((kazans[1], kazans[0]))
+            rows = [holes[HOLES_PER_SIDE:], holes[:HOLES_PER_SIDE], bytes(kazans[::-1])]
         else:
-            values = holes + bytes(kazans)
-        return np.frombuffer(bytearray(values + tuzduks + (b"\1" if to_move else b"\0")), np.uint8)
+            rows = [holes, bytes(kazans)]
+        return np.frombuffer(bytearray().join((*rows, tuzduks, to_move)), np.uint8)
 
 
 class TesauroObserver:

@@ -13,8 +13,8 @@ upwards, modulo 18.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import compress
-from operator import add
 from typing import Self
 
 from zoo_games.core.errors import check_option
@@ -27,8 +27,11 @@ TOTAL_BALLS = NUM_HOLES * BALLS_PER_HOLE  # 162
 #: A kazan holding this many balls has won: more than half of the 162.
 WINNING_KAZAN = TOTAL_BALLS // 2 + 1  # 82
 NO_TUZDUK = -1
-#: Added to a stretch of holes, one ball each, by ``map(add, ...)``.
-ONES = (1,) * NUM_HOLES
+#: ``bytes.translate`` tables adding ``n`` balls to every hole of a stretch of ``holes``.
+ADD = tuple(
+    bytes((count + n) % 256 for count in range(256)) for n in range(TOTAL_BALLS // NUM_HOLES + 1)
+)
+ADD_ONE = ADD[1]
 #: A player's actions: sowing its hole 1 to 9.
 ACTIONS = tuple(range(HOLES_PER_SIDE))
 
@@ -86,6 +89,9 @@ class TogyzKumalakState(GameState):
     ``tuzduk[p]`` is the board hole (in the opponent's row) that player ``p`` owns, or
     ``NO_TUZDUK``. ``winner`` is -1 while the game goes on, then 0, 1, or 2 for a draw.
     ``moves`` is the game record so far in tournament notation (empty for a loaded position).
+
+    ``holes`` is kept as a ``bytearray`` (a hole never holds more than the 162 balls of the
+    game): it reads and sums like a list of ints, and the observation is its bytes.
     """
 
     __slots__ = ("_legal", "game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
@@ -93,7 +99,7 @@ class TogyzKumalakState(GameState):
     def __init__(
         self,
         game: TogyzKumalakGame,
-        holes: list[int],
+        holes: Iterable[int],
         kazans: list[int],
         tuzduk: list[int],
         mover: int,
@@ -101,7 +107,7 @@ class TogyzKumalakState(GameState):
         moves: list[str] | None = None,
     ) -> None:
         self.game = game
-        self.holes = holes
+        self.holes = bytearray(holes)  # always a copy
         self.kazans = kazans
         self.tuzduk = tuzduk
         self.mover = mover
@@ -144,7 +150,7 @@ class TogyzKumalakState(GameState):
         """An independent copy."""
         return type(self)(
             self.game,
-            self.holes[:],
+            self.holes,
             self.kazans[:],
             self.tuzduk[:],
             self.mover,
@@ -167,7 +173,7 @@ class TogyzKumalakState(GameState):
     # ------------------------------------------------------------------ rules
     def notation(self, action: int) -> str:
         """Tournament notation of a legal ``action``: own hole, landing hole, ``x`` for a tuzduk."""
-        probe = type(self)(self.game, self.holes[:], self.kazans[:], self.tuzduk[:], self.mover)
+        probe = type(self)(self.game, self.holes, self.kazans[:], self.tuzduk[:], self.mover)
         return probe.sow(HOLES_PER_SIDE * self.mover + action)
 
     def sow(self, start: int) -> str:
@@ -180,8 +186,9 @@ class TogyzKumalakState(GameState):
 
         Ball ``k`` lands in hole ``first + k`` (modulo 18), so the holes are filled a stretch
         at a time rather than ball by ball: every whole lap adds one ball to every hole, the
-        rest one ball to each hole of a stretch from ``first``. A tuzduk is always empty
-        between moves, so whatever lands in it is then exactly what its owner collects.
+        rest one ball to each hole of a stretch from ``first`` (one ``bytes.translate``). A
+        tuzduk is always empty between moves, so whatever lands in it is then exactly what
+        its owner collects.
         """
         holes, kazans, tuzduk = self.holes, self.kazans, self.tuzduk
         mover = start // HOLES_PER_SIDE
@@ -190,13 +197,13 @@ class TogyzKumalakState(GameState):
         first = start if balls > 1 else (start + 1) % NUM_HOLES
         laps, rest = divmod(balls, NUM_HOLES)
         if laps:
-            holes[:] = [count + laps for count in holes]
+            holes[:] = holes.translate(ADD[laps])
         end = first + rest
         if end <= NUM_HOLES:
-            holes[first:end] = map(add, holes[first:end], ONES)
+            holes[first:end] = holes[first:end].translate(ADD_ONE)
         else:
-            holes[first:] = map(add, holes[first:], ONES)
-            holes[: end - NUM_HOLES] = map(add, holes[: end - NUM_HOLES], ONES)
+            holes[first:] = holes[first:].translate(ADD_ONE)
+            holes[: end - NUM_HOLES] = holes[: end - NUM_HOLES].translate(ADD_ONE)
         white_tuzduk, black_tuzduk = tuzduk
         if white_tuzduk != NO_TUZDUK and holes[white_tuzduk]:
             kazans[0] += holes[white_tuzduk]
