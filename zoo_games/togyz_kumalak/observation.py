@@ -99,26 +99,45 @@ class TesauroObserver:
 
     def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
         """The 128 values described in the class docstring (the same for both players)."""
-        values: list[float] = []
-        for side in (0, 1):
-            first = HOLES_PER_SIDE * side
-            for number in range(HOLES_PER_SIDE):
-                hole = first + number
-                n = state.holes[hole]
-                if number < HOLES_PER_SIDE - 1:
-                    values += [
-                        float(n >= 1),
-                        float(n >= 2),
-                        float(n % 2),
-                        (n % 9) / 8,
-                        (n % 18) / 17,
-                        n / 9,
-                        float(hole in state.tuzduk),
-                    ]
-                else:
-                    values += [float(n >= 1), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9]
-            kazan, other = state.kazans[side], state.kazans[1 - side]
-            values += [min(kazan, WINNING_KAZAN) / WINNING_KAZAN, float(kazan > other)]
-        playing = state.winner < 0
-        values += [float(playing and state.mover == 0), float(playing and state.mover == 1)]
-        return np.array(values, dtype=np.float32)
+        # Each hole's values depend only on its count (and on being a tuzduk, which always
+        # holds 0 balls): they are looked up as float32 bytes, not computed.
+        holes = state.holes
+        parts = list(map(tuple.__getitem__, _HOLE_VALUES, holes))
+        for hole in state.tuzduk:
+            if hole != NO_TUZDUK:
+                parts[hole] = _TUZDUK_VALUES
+        white, black = state.kazans
+        parts.insert(HOLES_PER_SIDE, _KAZAN_VALUES[min(white, WINNING_KAZAN)][white > black])
+        parts.append(_KAZAN_VALUES[min(black, WINNING_KAZAN)][black > white])
+        parts.append(_TO_ACT[state.mover if state.winner < 0 else 2])
+        return np.frombuffer(bytearray().join(parts), np.float32)
+
+
+def _float32_bytes(values: list[float]) -> bytes:
+    return np.array(values, dtype=np.float32).tobytes()
+
+
+def _tesauro_hole(n: int, number: int, tuzduk: bool) -> list[float]:
+    """The Tesauro values of a hole holding ``n`` balls (``number`` 0-8 in its row)."""
+    if number == HOLES_PER_SIDE - 1:
+        return [float(n >= 1), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9]
+    return [float(n >= 1), float(n >= 2), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9, tuzduk]
+
+
+#: ``_HOLE_VALUES[hole][n]``: the float32 bytes of board hole ``hole`` holding ``n`` balls.
+_HOLE_VALUES = tuple(
+    tuple(
+        _float32_bytes(_tesauro_hole(n, hole % HOLES_PER_SIDE, False))
+        for n in range(TOTAL_BALLS + 1)
+    )
+    for hole in range(NUM_HOLES)
+)
+#: A tuzduk (never a ninth hole, always empty).
+_TUZDUK_VALUES = _float32_bytes(_tesauro_hole(0, 0, True))
+#: ``_KAZAN_VALUES[min(k, 82)][k > other]``.
+_KAZAN_VALUES = tuple(
+    (_float32_bytes([k / WINNING_KAZAN, 0.0]), _float32_bytes([k / WINNING_KAZAN, 1.0]))
+    for k in range(WINNING_KAZAN + 1)
+)
+#: The last two values, by the side to act (2: nobody, the game is over).
+_TO_ACT = (_float32_bytes([1, 0]), _float32_bytes([0, 1]), _float32_bytes([0, 0]))
