@@ -39,6 +39,9 @@ def check_invariants(state: SenetState) -> None:
     for player in (0, 1):
         on_board = board.count(PIECE_OF[player])
         assert on_board + state.borne_off[player] == game.num_pieces  # dancers conserved
+        # the dancer houses the state keeps up to date are those on the board
+        houses = [h for h in range(1, NUM_HOUSES + 1) if board[h] == PIECE_OF[player]]
+        assert state.dancer_houses(player) == houses
     if not game.skyruk:
         assert board[WATER] == 0  # Kendall: nobody stays in the water
     elif board[HAPPINESS]:

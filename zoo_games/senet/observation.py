@@ -61,7 +61,7 @@ class SenetObserver:
 
     def observe(self, state: SenetState, player: int) -> np.ndarray:
         """The values described in the class docstring."""
-        board = bytes(state.board[1:])
+        board = state.board[1:]
         acting = state.mover == player and state.winner < 0
         houses = state.dancer_houses(player)
         plane = self._house_plane

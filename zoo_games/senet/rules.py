@@ -15,7 +15,8 @@ just the same player throwing again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import insort
+from collections.abc import Iterable, Sequence
 from typing import Self
 
 from zoo_games.core.errors import check_option
@@ -104,29 +105,34 @@ class SenetGame(Game):
 class SenetState(GameState):
     """A Senet position: the board, dancers borne off, the side to act and its throw.
 
-    ``board[h]`` for houses ``h`` 1..30 (index 0 unused) holds ``EMPTY`` or ``player + 1``.
+    ``board[h]`` for houses ``h`` 1..30 (index 0 unused) holds ``EMPTY`` or ``player + 1``;
+    it is a ``bytearray``, which indexes like a list and gives the observation its bytes.
     ``throw`` is 0 while the mover's sticks are still to be thrown (a chance node).
     """
 
-    __slots__ = ("_moves", "board", "borne_off", "game", "mover", "throw", "winner")
+    __slots__ = ("_houses", "_moves", "board", "borne_off", "game", "mover", "throw", "winner")
 
     def __init__(
         self,
         game: SenetGame,
-        board: list[int],
+        board: Iterable[int],
         borne_off: list[int],
         mover: int,
         throw: int,
         winner: int = -1,
+        houses: tuple[list[int], list[int]] | None = None,
     ) -> None:
         self.game = game
-        self.board = board
+        self.board = bytearray(board)  # always a copy
         self.borne_off = borne_off
         self.mover = mover
         self.throw = throw
         self.winner = winner
         # The legal moves of this state once computed; every apply_action clears it.
         self._moves: dict[int, tuple[int, int]] | None = None
+        # Each player's dancer houses, ascending: the legal moves and the observation both
+        # need them, so every move updates them rather than searching the board again.
+        self._houses = houses or (self._find_houses(0), self._find_houses(1))
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -196,6 +202,15 @@ class SenetState(GameState):
             return
         source, destination = move
         board = self.board
+        if destination != source:
+            houses = self._houses[mover]
+            houses.remove(source)
+            if destination != OFF:
+                insort(houses, destination)
+                if board[destination] != EMPTY:  # a beaten dancer takes the mover's house
+                    beaten = self._houses[1 - mover]
+                    beaten.remove(destination)
+                    insort(beaten, source)
         board[source] = board[destination] if destination <= NUM_HOUSES else EMPTY
         if destination == OFF:
             self.borne_off[mover] += 1
@@ -216,7 +231,13 @@ class SenetState(GameState):
     def clone(self) -> Self:
         """A copy sharing only the (immutable) game."""
         return type(self)(
-            self.game, self.board[:], self.borne_off[:], self.mover, self.throw, self.winner
+            self.game,
+            self.board,
+            self.borne_off[:],
+            self.mover,
+            self.throw,
+            self.winner,
+            (self._houses[0][:], self._houses[1][:]),
         )
 
     def position(self) -> str:
@@ -243,7 +264,11 @@ class SenetState(GameState):
 
     # ------------------------------------------------------------------ rules
     def dancer_houses(self, player: int) -> list[int]:
-        """The houses of ``player``'s dancers on the board, rearmost first."""
+        """The houses of ``player``'s dancers on the board, rearmost first (read-only)."""
+        return self._houses[player]
+
+    def _find_houses(self, player: int) -> list[int]:
+        """``player``'s dancer houses, searched on the board."""
         piece = PIECE_OF[player]
         board = self.board
         houses = []
