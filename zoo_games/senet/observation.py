@@ -64,15 +64,12 @@ class SenetObserver:
         board = state.board[1:]
         acting = state.mover == player and state.winner < 0
         houses = state.dancer_houses(player)
-        plane = self._house_plane
-        encoded = b"".join(
-            [
-                board.translate(self._mine[player]),
-                board.translate(self._theirs[player]),
-                self._throw_one_hot[state.throw] if acting else self._no_throw,
-                bytes((state.borne_off[player], state.borne_off[1 - player])),
-                *[plane[house] for house in houses],
-                self._missing_planes[self._num_pieces - len(houses)],
-            ]
-        )
-        return np.frombuffer(bytearray(encoded), dtype=np.int8)
+        parts: list[bytes | bytearray] = [
+            board.translate(self._mine[player]),
+            board.translate(self._theirs[player]),
+            self._throw_one_hot[state.throw] if acting else self._no_throw,
+            bytes((state.borne_off[player], state.borne_off[1 - player])),
+        ]
+        parts += map(self._house_plane.__getitem__, houses)
+        parts.append(self._missing_planes[self._num_pieces - len(houses)])
+        return np.frombuffer(bytearray().join(parts), dtype=np.int8)

@@ -173,10 +173,14 @@ class SenetState(GameState):
             assert destination is not None  # every re-throw moves the dancer on
             moves[forward_action(houses.index(HAPPINESS), throw)] = (HAPPINESS, destination)
         else:
+            landing = self._landing
             for dancer, house in enumerate(houses):
-                destination = self.forward_destination(house, throw)
+                if house + throw < HAPPINESS:  # most moves: a plain landing on the path
+                    destination = landing(house, house + throw)
+                else:
+                    destination = self.forward_destination(house, throw)
                 if destination is not None:
-                    moves[forward_action(dancer, throw)] = (house, destination)
+                    moves[10 * dancer + throw] = (house, destination)  # forward_action()
             if not moves:
                 for dancer, house in enumerate(houses):
                     if house < HAPPINESS:
@@ -339,7 +343,9 @@ class SenetState(GameState):
             return None
         if occupant != EMPTY and (target in SAFE_HOUSES or self._is_protected(target)):
             return None
-        if self._jumps_blockade(source, target):
+        if abs(target - source) > self.game.blockade_length and self._jumps_blockade(
+            source, target
+        ):
             return None
         return target
 
@@ -366,7 +372,7 @@ class SenetState(GameState):
         """
         need = self.game.blockade_length
         if abs(target - source) <= need:
-            return False  # too short a jump to clear a whole row
+            return False  # too short a jump to clear a whole row (callers check it first)
         board = self.board
         opponent = PIECE_OF[0] + PIECE_OF[1] - board[source]
         step = 1 if target > source else -1
