@@ -51,3 +51,18 @@ def test_random_play_conserves_parts_and_ends(setup, seed):
             assert won_by_climbing or not state.legal_actions()
     assert sorted(state.returns()) == [-1.0, 1.0]
     assert pickle.loads(pickle.dumps(state)).position() == state.position()
+
+
+@settings(max_examples=60, deadline=None)
+@given(setup=st.sampled_from(["fixed", "placement"]), seed=st.integers(0, 2**32 - 1))
+def test_the_generated_mask_marks_exactly_the_legal_actions(setup, seed):
+    rng = random.Random(seed)
+    game = SantoriniGame(setup)
+    state = game.new_initial_state()
+    while True:
+        mask = state.legal_actions_mask()
+        assert len(mask) == game.num_actions
+        assert [a for a, legal in enumerate(mask) if legal] == state.legal_actions()
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -281,16 +281,19 @@ class BoardGameEnv(AECEnv):
         return mask.copy()
 
     def _build_mask(self) -> np.ndarray:
-        """The mask of ``_legal``, from the cache where the set of actions is short."""
+        """The mask of the legal actions now (read-only: callers get copies)."""
         legal = self._legal
-        # Short legal sets recur (Senet, Togyz Kumalak) and are cached; long ones rarely
-        # do (Santorini) and are cheaper to build than to hash.
-        key = tuple(legal) if len(legal) <= MASK_CACHE_MAX_LEGAL else None
-        mask = self._masks.get(key) if key is not None else None
+        if len(legal) > MASK_CACHE_MAX_LEGAL:
+            # Long legal sets (Santorini's) rarely recur: the game makes the mask bytes.
+            assert self.game_state is not None
+            return np.ndarray(self._num_actions, np.int8, self.game_state.legal_actions_mask())
+        # Short ones recur (Senet, Togyz Kumalak) and are cached by their tuple.
+        key = tuple(legal)
+        mask = self._masks.get(key)
         if mask is None:
             mask = np.zeros(self._num_actions, dtype=np.int8)
             mask[legal] = 1
-            if key is not None and len(self._masks) < MASK_CACHE_SIZE:
+            if len(self._masks) < MASK_CACHE_SIZE:
                 self._masks[key] = mask
         return mask
 

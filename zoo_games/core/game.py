@@ -52,6 +52,9 @@ class GameState(ABC):
     knows the legal actions. :meth:`apply_checked` is the validating variant.
     """
 
+    #: The variant this state belongs to.
+    game: Game
+
     @abstractmethod
     def current_player(self) -> int:
         """The player to act (0 or 1), :data:`CHANCE` or :data:`TERMINAL`."""
@@ -77,6 +80,17 @@ class GameState(ABC):
 
         Empty at a terminal state.
         """
+
+    def legal_actions_mask(self) -> bytes:
+        """One byte per action of the game, 1 for the legal actions and 0 for the others.
+
+        Built from :meth:`legal_actions` here; a game whose move generator can produce it
+        directly (Santorini's, with up to 128 legal actions) overrides this.
+        """
+        mask = bytearray(self.game.num_actions)
+        for action in self.legal_actions():
+            mask[action] = 1
+        return bytes(mask)
 
     @abstractmethod
     def apply_action(self, action: int) -> None:

@@ -5,15 +5,23 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.santorini.rules import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED, SantoriniState
-
-assert UNPLACED == -1  # the worker planes are indexed by cell + 1
+from zoo_games.santorini.rules import INITIAL_PARTS, SIZE, UNPLACED, SantoriniState
 
 CHANNELS = 15
 #: Channel of the first parts-left plane and of the placement and to-move planes.
 PARTS_CHANNEL = 9
 PLACEMENT_CHANNEL = 13
 TO_MOVE_CHANNEL = 14
+
+#: A cell's code: 5 * height + who stands there (0 nobody, 1 and 2 the observer's worker 0
+#: and 1, 3 and 4 the opponent's); the heights times 5 are one ``bytes.translate``.
+_TIMES_FIVE = bytes(5 * height % 256 for height in range(256))
+#: ``_CELL_CHANNELS[code]``: a cell's first 9 channels (height one-hot, worker one-hot).
+_CELL_CHANNELS = [
+    bytes(int(h == height) for h in range(5)) + bytes(int(w == who) for w in range(1, 5))
+    for height in range(5)
+    for who in range(5)
+]
 
 
 class SantoriniObserver:
@@ -38,35 +46,25 @@ class SantoriniObserver:
         high = np.ones((SIZE, SIZE, CHANNELS), dtype=np.uint8)
         high[:, :, PARTS_CHANNEL : PARTS_CHANNEL + 4] = INITIAL_PARTS
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
-        # The planes are assembled channel by channel as bytes (a height plane is one
-        # bytes.translate of the heights), then turned into rows x columns x channels.
-        self._level_tables = [
-            bytes(int(height == level) for height in range(256)) for level in range(5)
-        ]
-        self._worker_planes = [bytes(NUM_CELLS)] + [
-            bytes(int(c == cell) for c in range(NUM_CELLS)) for cell in range(NUM_CELLS)
-        ]
-        self._constant_planes = [bytes([value]) * NUM_CELLS for value in range(256)]
 
     def observe(self, state: SantoriniState, player: int) -> np.ndarray:
-        """The planes described in the class docstring."""
-        heights = bytes(state.heights)
+        """The planes described in the class docstring, built a cell at a time as bytes.
+
+        Every cell's 15 channels are its 9 own channels followed by the same 6 constants,
+        so the array is the constants joined between the cells' bytes, already in rows x
+        columns x channels order.
+        """
+        codes = state.heights.translate(_TIMES_FIVE)
         workers = state.workers
         mine, theirs = 2 * player, 2 * (1 - player)
-        constant = self._constant_planes
-        worker_plane = self._worker_planes
-        channels = b"".join(
-            [
-                *[heights.translate(table) for table in self._level_tables],
-                *[
-                    worker_plane[workers[slot] + 1]  # UNPLACED (-1) -> the empty plane
-                    for slot in (mine, mine + 1, theirs, theirs + 1)
-                ],
-                *[constant[count] for count in state.parts],
-                constant[state.in_placement()],
-                constant[state.mover == player and state.winner < 0],
-            ]
+        for slot, who in ((mine, 1), (mine + 1, 2), (theirs, 3), (theirs + 1, 4)):
+            cell = workers[slot]
+            if cell != UNPLACED:
+                codes[cell] += who
+        constants = bytes(
+            (*state.parts, state.in_placement(), state.mover == player and state.winner < 0)
         )
-        planes = np.frombuffer(channels, dtype=np.uint8).reshape(CHANNELS, NUM_CELLS)
-        # The transpose copies into a fresh, writable, C-ordered array.
-        return np.ascontiguousarray(planes.T).reshape(SIZE, SIZE, CHANNELS)
+        planes = bytearray(constants).join(map(_CELL_CHANNELS.__getitem__, codes))
+        planes += constants
+        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer + reshape.
+        return np.ndarray((SIZE, SIZE, CHANNELS), np.uint8, planes)

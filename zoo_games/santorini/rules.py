@@ -11,6 +11,7 @@ chose where the rule text is unclear are in ``docs/santorini.md`` and tested in
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable, Sequence
 from typing import Self
 
 from zoo_games.core.errors import check_option
@@ -54,25 +55,34 @@ NEIGHBOUR_MASK = tuple(
 )
 
 
-def _level_table(allowed: set[int]) -> bytes:
-    """A ``bytes.translate`` table: height byte -> ``b"1"`` if allowed, else ``b"0"``."""
-    return bytes(ord("1") if height in allowed else ord("0") for height in range(256))
+def _cell_mask(heights: Sequence[int], allowed: Container[int]) -> int:
+    """The 25-bit mask (bit c for cell c) of the cells whose height is in ``allowed``."""
+    return sum(1 << cell for cell, height in enumerate(heights) if height in allowed)
 
 
-#: ``_WALKABLE[reach]``: heights a worker may step onto (at most ``reach``, never a dome).
-_WALKABLE = {reach: _level_table({h for h in range(min(reach, 3) + 1)}) for reach in (1, 2, 3, 4)}
-#: ``_BUILDABLE[flags]``: heights that can be built on, bit k of ``flags`` set when a part of
-#: kind k (level 1, 2, 3, dome) is left.
-_BUILDABLE = tuple(_level_table({k for k in range(4) if flags >> k & 1}) for flags in range(16))
-#: Builds around a cell, by (action base, cell, mask of free neighbours): a few thousand keys
-#: cover every position, so move generation is a dictionary lookup per move.
-_BUILDS_AROUND: dict[tuple[int, int, int], tuple[int, ...]] = {}
+#: The 8 bytes of a move's builds when all 8 directions are legal (a winning move).
+ALL_BUILDS = b"\1" * 8
+#: The 8 bytes of a move that is not legal.
+NO_BUILDS = bytes(8)
+#: Builds around a cell, by ``base | target << 7 | free_neighbours << 12`` (base: the action
+#: of the move with build 0; free_neighbours: mask of the target's neighbours a part can go
+#: on): the actions and their 8 mask bytes. A few thousand keys cover every position, so move
+#: generation is one dictionary lookup per move.
+_BUILDS_AROUND: dict[int, tuple[tuple[int, ...], bytes]] = {}
 _BUILDS_CACHE_SIZE = 500_000
 
 
-def _cell_mask(encoded_heights: bytes, table: bytes) -> int:
-    """The 25-bit mask of the cells whose height the table allows (bit c for cell c)."""
-    return int(encoded_heights.translate(table)[::-1], 2)
+def _builds_around(base: int, target: int, free: int) -> tuple[tuple[int, ...], bytes]:
+    """The build actions (and their mask bytes) of the move ``base`` onto ``target``."""
+    free &= NEIGHBOUR_MASK[target]
+    key = base | target << 7 | free << 12
+    entry = _BUILDS_AROUND.get(key)
+    if entry is None:
+        flags = bytes(int(cell >= 0 and free >> cell & 1) for cell in NEIGHBOUR[target])
+        entry = (tuple(base + build for build in range(8) if flags[build]), flags)
+        if len(_BUILDS_AROUND) < _BUILDS_CACHE_SIZE:
+            _BUILDS_AROUND[key] = entry
+    return entry
 
 
 def play_action(worker: int, move: int, build: int) -> int:
@@ -114,29 +124,47 @@ class SantoriniGame(Game):
 class SantoriniState(GameState):
     """Heights, the four workers (``workers[2 * player + w]``), the mover, the parts left.
 
-    ``winner`` is -1 while the game goes on. ``_legal`` caches the legal actions of this
-    position; every ``apply_action`` recomputes it, because whether the next player can play
-    at all decides the game.
+    ``winner`` is -1 while the game goes on. ``heights`` is a ``bytearray`` (it indexes like
+    a list and gives the observation its bytes), and ``levels[h]`` is the 25-bit mask of the
+    cells of height ``h``, kept up to date by every build so that move generation works on
+    masks. ``_legal`` and ``_mask`` cache the legal actions of this position; every
+    ``apply_action`` recomputes them, because whether the next player can play at all
+    decides the game.
     """
 
-    __slots__ = ("_legal", "game", "heights", "mover", "parts", "winner", "workers")
+    game: SantoriniGame
+
+    __slots__ = (
+        "_legal",
+        "_mask",
+        "game",
+        "heights",
+        "levels",
+        "mover",
+        "parts",
+        "winner",
+        "workers",
+    )
 
     def __init__(
         self,
         game: SantoriniGame,
-        heights: list[int],
+        heights: Iterable[int],
         workers: list[int],
         mover: int,
         parts: list[int],
         winner: int = -1,
+        levels: list[int] | None = None,
     ) -> None:
         self.game = game
-        self.heights = heights
+        self.heights = bytearray(heights)  # always a copy
         self.workers = workers
         self.mover = mover
         self.parts = parts
         self.winner = winner
+        self.levels = levels or [_cell_mask(self.heights, (h,)) for h in range(DOME + 1)]
         self._legal: list[int] | None = None
+        self._mask: bytes | None = None
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -148,20 +176,33 @@ class SantoriniState(GameState):
         return UNPLACED in self.workers
 
     def legal_actions(self) -> list[int]:
-        """Placements while workers are unplaced, else every legal move-and-build."""
+        """Placements while workers are unplaced, else every legal move-and-build.
+
+        The list is kept for the next call: treat it as read-only.
+        """
         if self.winner >= 0:
             return []
         if self._legal is None:
-            self._legal = self._placement_actions() if self.in_placement() else self._play_actions()
+            self._generate()
+        assert self._legal is not None
         return self._legal
+
+    def legal_actions_mask(self) -> bytes:
+        """One byte per action, 1 where legal: made by the move generator with the list."""
+        if self.winner >= 0:
+            return bytes(self.game.num_actions)
+        if self._mask is None:
+            self._generate()
+        assert self._mask is not None
+        return self._mask
 
     def apply_action(self, action: int) -> None:
         """Place a worker, or move and build; then hand over the turn (or end the game)."""
         mover = self.mover
+        self._legal = self._mask = None
         if action >= PLACEMENT_OFFSET:
             slot = self.workers.index(UNPLACED)
             self.workers[slot] = action - PLACEMENT_OFFSET
-            self._legal = None
             if self.in_placement():
                 self.mover = self.workers.index(UNPLACED) // 2
             else:
@@ -175,7 +216,6 @@ class SantoriniState(GameState):
         source = self.workers[slot]
         target = NEIGHBOUR[source][move]
         self.workers[slot] = target
-        self._legal = None
         if heights[target] == 3 and heights[source] < 3:
             self.winner = mover  # moved up onto level 3: an immediate win, no build
             return
@@ -183,6 +223,9 @@ class SantoriniState(GameState):
         level = heights[built]
         self.parts[level] -= 1  # parts index: level 0 -> 1 uses part 0; level 3 -> dome, part 3
         heights[built] = level + 1
+        levels = self.levels
+        levels[level] ^= 1 << built
+        levels[level + 1] |= 1 << built
         self.mover = 1 - mover
         self._end_if_stuck(winner_if_stuck=mover)
 
@@ -193,9 +236,15 @@ class SantoriniState(GameState):
     def clone(self) -> Self:
         """An independent copy."""
         copy = type(self)(
-            self.game, self.heights[:], self.workers[:], self.mover, self.parts[:], self.winner
+            self.game,
+            self.heights,
+            self.workers[:],
+            self.mover,
+            self.parts[:],
+            self.winner,
+            self.levels[:],
         )
-        copy._legal = self._legal
+        copy._legal, copy._mask = self._legal, self._mask  # never changed in place
         return copy
 
     def position(self) -> str:
@@ -225,18 +274,22 @@ class SantoriniState(GameState):
         return text + f", build {what} {DIRECTION_NAMES[build]} on {cell_name(built)}"
 
     # ------------------------------------------------------------------ rules
-    def _placement_actions(self) -> list[int]:
-        """Any cell without a worker or a dome."""
-        taken = set(self.workers)
-        heights = self.heights
-        return [
-            PLACEMENT_OFFSET + cell
-            for cell in range(NUM_CELLS)
-            if cell not in taken and heights[cell] != DOME
-        ]
+    def _generate(self) -> None:
+        """Compute ``_legal`` and ``_mask``: placements, or moves and builds."""
+        if self.in_placement():
+            taken = set(self.workers)
+            heights = self.heights
+            cells = [c for c in range(NUM_CELLS) if c not in taken and heights[c] != DOME]
+            self._legal = [PLACEMENT_OFFSET + cell for cell in cells]
+            mask = bytearray(self.game.num_actions)
+            for action in self._legal:
+                mask[action] = 1
+            self._mask = bytes(mask)
+        else:
+            self._generate_play()
 
-    def _play_actions(self) -> list[int]:
-        """Every legal move-and-build of the mover, ascending.
+    def _generate_play(self) -> None:
+        """Every legal move-and-build of the mover, ascending, and its mask.
 
         A move goes to a neighbouring cell with no worker and no dome, at most one level up.
         Moving up onto level 3 wins at once, so such a move is legal with every build
@@ -244,43 +297,51 @@ class SantoriniState(GameState):
         cell of its new one with no worker and no dome (the cell it left counts as free) for
         which a part is left: the next level, or a dome on level 3.
 
-        Cells are handled as 25-bit masks (bit ``c`` for cell ``c``), and the builds around
-        a cell are looked up in :data:`_BUILDS_AROUND` by the mask of free neighbours.
+        Cells are handled as 25-bit masks (bit ``c`` for cell ``c``); the builds of each
+        move are looked up in :data:`_BUILDS_AROUND`, and the mask is the join of 8 bytes
+        per (worker, move).
         """
         heights = self.heights
         parts = self.parts
         workers = self.workers
-        encoded = bytes(heights)
-        buildable_levels = (parts[0] > 0) | (parts[1] > 0) << 1 | (parts[2] > 0) << 2
-        buildable = _cell_mask(encoded, _BUILDABLE[buildable_levels | (parts[3] > 0) << 3])
-        occupied = 0
-        for cell in workers:
-            occupied |= 1 << cell
+        level_0, level_1, level_2, level_3, _ = self.levels
+        buildable = (
+            (level_0 if parts[0] else 0)
+            | (level_1 if parts[1] else 0)
+            | (level_2 if parts[2] else 0)
+            | (level_3 if parts[3] else 0)
+        )
+        # Cells a worker standing at height h may step onto (at most h + 1, never a dome).
+        reachable = (
+            level_0 | level_1,
+            level_0 | level_1 | level_2,
+            level_0 | level_1 | level_2 | level_3,
+            level_0 | level_1 | level_2 | level_3,
+        )
+        occupied = 1 << workers[0] | 1 << workers[1] | 1 << workers[2] | 1 << workers[3]
         actions: list[int] = []
+        slots = [NO_BUILDS] * 16
+        cache = _BUILDS_AROUND
         for worker in (0, 1):
             source = workers[2 * self.mover + worker]
-            reach = heights[source] + 1
-            walkable = _cell_mask(encoded, _WALKABLE[reach]) & ~occupied
+            climbing = heights[source] == 2
+            walkable = reachable[heights[source]] & ~occupied
             free = buildable & ~(occupied ^ (1 << source))
             for move, target in NEIGHBOURS_ON_BOARD[source]:
                 if not walkable >> target & 1:
                     continue
                 base = 64 * worker + 8 * move
-                if reach == 3 and heights[target] == 3:
+                if climbing and level_3 >> target & 1:
                     actions.extend(range(base, base + 8))
+                    slots[8 * worker + move] = ALL_BUILDS
                     continue
-                key = (base, target, free & NEIGHBOUR_MASK[target])
-                builds = _BUILDS_AROUND.get(key)
-                if builds is None:
-                    builds = tuple(
-                        base + build
-                        for build, cell in NEIGHBOURS_ON_BOARD[target]
-                        if key[2] >> cell & 1
-                    )
-                    if len(_BUILDS_AROUND) < _BUILDS_CACHE_SIZE:
-                        _BUILDS_AROUND[key] = builds
-                actions.extend(builds)
-        return actions
+                entry = cache.get(base | target << 7 | (free & NEIGHBOUR_MASK[target]) << 12)
+                if entry is None:
+                    entry = _builds_around(base, target, free)
+                actions.extend(entry[0])
+                slots[8 * worker + move] = entry[1]
+        self._legal = actions
+        self._mask = b"".join(slots).ljust(self.game.num_actions, b"\0")
 
     def _end_if_stuck(self, winner_if_stuck: int) -> None:
         """A player with no legal move-and-build on its turn loses."""

@@ -110,6 +110,8 @@ class SenetState(GameState):
     ``throw`` is 0 while the mover's sticks are still to be thrown (a chance node).
     """
 
+    game: SenetGame
+
     __slots__ = ("_houses", "_moves", "board", "borne_off", "game", "mover", "throw", "winner")
 
     def __init__(

@@ -94,6 +94,8 @@ class TogyzKumalakState(GameState):
     game): it reads and sums like a list of ints, and the observation is its bytes.
     """
 
+    game: TogyzKumalakGame
+
     __slots__ = ("_legal", "game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
 
     def __init__(
