@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.santorini.rules import INITIAL_PARTS, SIZE, UNPLACED, SantoriniState
+from zoo_games.santorini.rules import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED, SantoriniState
 
 CHANNELS = 15
 #: Channel of the first parts-left plane and of the placement and to-move planes.
@@ -13,15 +13,18 @@ PARTS_CHANNEL = 9
 PLACEMENT_CHANNEL = 13
 TO_MOVE_CHANNEL = 14
 
-#: A cell's code: 5 * height + who stands there (0 nobody, 1 and 2 the observer's worker 0
-#: and 1, 3 and 4 the opponent's); the heights times 5 are one ``bytes.translate``.
-_TIMES_FIVE = bytes(5 * height % 256 for height in range(256))
-#: ``_CELL_CHANNELS[code]``: a cell's first 9 channels (height one-hot, worker one-hot).
-_CELL_CHANNELS = [
-    bytes(int(h == height) for h in range(5)) + bytes(int(w == who) for w in range(1, 5))
-    for height in range(5)
-    for who in range(5)
+#: ``bytes.translate`` tables of the height planes: byte 1 where a cell has that height.
+_HEIGHT_TABLES = [bytes(int(h == level) for h in range(256)) for level in range(5)]
+#: A worker's plane by its cell + 1 (an unplaced worker, -1, has the empty plane).
+assert UNPLACED == -1
+_WORKER_PLANES = [bytes(NUM_CELLS)] + [
+    bytes(int(c == cell) for c in range(NUM_CELLS)) for cell in range(NUM_CELLS)
 ]
+#: A constant plane by its value.
+_CONSTANT_PLANES = [bytes([value]) * NUM_CELLS for value in range(256)]
+#: The planes are assembled channel after channel; these strides read them as rows x
+#: columns x channels, and one copy makes that a C-ordered array.
+_CHANNELS_LAST_STRIDES = (SIZE, 1, NUM_CELLS)
 
 
 class SantoriniObserver:
@@ -48,23 +51,26 @@ class SantoriniObserver:
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
 
     def observe(self, state: SantoriniState, player: int) -> np.ndarray:
-        """The planes described in the class docstring, built a cell at a time as bytes.
-
-        Every cell's 15 channels are its 9 own channels followed by the same 6 constants,
-        so the array is the constants joined between the cells' bytes, already in rows x
-        columns x channels order.
-        """
-        codes = state.heights.translate(_TIMES_FIVE)
+        """The planes described in the class docstring."""
+        heights = state.heights
         workers = state.workers
         mine, theirs = 2 * player, 2 * (1 - player)
-        for slot, who in ((mine, 1), (mine + 1, 2), (theirs, 3), (theirs + 1, 4)):
-            cell = workers[slot]
-            if cell != UNPLACED:
-                codes[cell] += who
-        constants = bytes(
-            (*state.parts, state.in_placement(), state.mover == player and state.winner < 0)
+        constant = _CONSTANT_PLANES
+        parts = state.parts
+        channels = b"".join(
+            [
+                *[heights.translate(table) for table in _HEIGHT_TABLES],
+                _WORKER_PLANES[workers[mine] + 1],
+                _WORKER_PLANES[workers[mine + 1] + 1],
+                _WORKER_PLANES[workers[theirs] + 1],
+                _WORKER_PLANES[workers[theirs + 1] + 1],
+                constant[parts[0]],
+                constant[parts[1]],
+                constant[parts[2]],
+                constant[parts[3]],
+                constant[state.in_placement()],
+                constant[state.mover == player and state.winner < 0],
+            ]
         )
-        planes = bytearray(constants).join(map(_CELL_CHANNELS.__getitem__, codes))
-        planes += constants
-        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer + reshape.
-        return np.ndarray((SIZE, SIZE, CHANNELS), np.uint8, planes)
+        shape = (SIZE, SIZE, CHANNELS)
+        return np.ndarray(shape, np.uint8, channels, 0, _CHANNELS_LAST_STRIDES).copy()

@@ -60,6 +60,25 @@ def _cell_mask(heights: Sequence[int], allowed: Container[int]) -> int:
     return sum(1 << cell for cell, height in enumerate(heights) if height in allowed)
 
 
+#: ``_MOVES[worker][source]``: for each move of that worker from that cell, the target's bit,
+#: the mask of the target's neighbours, the key of its builds in :data:`_BUILDS_AROUND`
+#: (without the free-neighbour part), its 8-byte slot in the mask, and its action with build 0.
+_MOVES = tuple(
+    tuple(
+        tuple(
+            (
+                1 << target,
+                NEIGHBOUR_MASK[target],
+                (64 * worker + 8 * move) | target << 7,
+                8 * worker + move,
+                64 * worker + 8 * move,
+            )
+            for move, target in NEIGHBOURS_ON_BOARD[source]
+        )
+        for source in range(NUM_CELLS)
+    )
+    for worker in (0, 1)
+)
 #: The 8 bytes of a move's builds when all 8 directions are legal (a winning move).
 ALL_BUILDS = b"\1" * 8
 #: The 8 bytes of a move that is not legal.
@@ -327,19 +346,18 @@ class SantoriniState(GameState):
             climbing = heights[source] == 2
             walkable = reachable[heights[source]] & ~occupied
             free = buildable & ~(occupied ^ (1 << source))
-            for move, target in NEIGHBOURS_ON_BOARD[source]:
-                if not walkable >> target & 1:
+            for bit, around, key, slot, base in _MOVES[worker][source]:
+                if not walkable & bit:
                     continue
-                base = 64 * worker + 8 * move
-                if climbing and level_3 >> target & 1:
+                if climbing and level_3 & bit:
                     actions.extend(range(base, base + 8))
-                    slots[8 * worker + move] = ALL_BUILDS
+                    slots[slot] = ALL_BUILDS
                     continue
-                entry = cache.get(base | target << 7 | (free & NEIGHBOUR_MASK[target]) << 12)
+                entry = cache.get(key | (free & around) << 12)
                 if entry is None:
-                    entry = _builds_around(base, target, free)
-                actions.extend(entry[0])
-                slots[8 * worker + move] = entry[1]
+                    entry = _builds_around(base, NEIGHBOUR[source][slot % 8], free)
+                builds, slots[slot] = entry
+                actions.extend(builds)
         self._legal = actions
         self._mask = b"".join(slots).ljust(self.game.num_actions, b"\0")
 
