@@ -46,6 +46,23 @@ def hole_number(hole: int) -> int:
     return hole % HOLES_PER_SIDE + 1
 
 
+def _sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
+    """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
+
+    Every hole gets ``laps`` balls, the holes ``first .. end - 1`` (indices beyond 17 wrap
+    around) one more, and the last ball lands in ``last``.
+    """
+    first = start if balls > 1 else (start + 1) % NUM_HOLES
+    laps, rest = divmod(balls, NUM_HOLES)
+    return first, first + rest, laps, (first + balls - 1) % NUM_HOLES
+
+
+#: ``_SOWING[start][balls]``: :func:`_sowing_plan`, for every hole and ball count.
+_SOWING = tuple(
+    tuple(_sowing_plan(start, balls) for balls in range(TOTAL_BALLS + 1))
+    for start in range(NUM_HOLES)
+)
+
 #: ``NOTATION[made_tuzduk][start][last]``: a move in tournament notation, e.g. ``"76"``, ``"36x"``.
 NOTATION = tuple(
     tuple(
@@ -193,14 +210,11 @@ class TogyzKumalakState(GameState):
         its owner collects.
         """
         holes, kazans, tuzduk = self.holes, self.kazans, self.tuzduk
-        mover = start // HOLES_PER_SIDE
         balls = holes[start]
         holes[start] = 0
-        first = start if balls > 1 else (start + 1) % NUM_HOLES
-        laps, rest = divmod(balls, NUM_HOLES)
+        first, end, laps, last = _SOWING[start][balls]
         if laps:
             holes[:] = holes.translate(ADD[laps])
-        end = first + rest
         if end <= NUM_HOLES:
             holes[first:end] = holes[first:end].translate(ADD_ONE)
         else:
@@ -213,7 +227,7 @@ class TogyzKumalakState(GameState):
         if black_tuzduk != NO_TUZDUK and holes[black_tuzduk]:
             kazans[1] += holes[black_tuzduk]
             holes[black_tuzduk] = 0
-        last = (first + balls - 1) % NUM_HOLES
+        mover = start // HOLES_PER_SIDE
         made_tuzduk = False
         if last // HOLES_PER_SIDE != mover and last != white_tuzduk and last != black_tuzduk:
             count = holes[last]
