@@ -22,6 +22,7 @@ options, and ``env()`` from :func:`~zoo_games.core.standard_wrappers.standard_wr
 from __future__ import annotations
 
 import operator
+from itertools import compress
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
@@ -38,10 +39,6 @@ __all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer", "standard_wrappers"
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
-#: Masks are cached by legal-action tuple: games repeat the same few sets of legal actions,
-#: and copying a cached array is several times cheaper than building one.
-MASK_CACHE_SIZE = 4096
-MASK_CACHE_MAX_LEGAL = 16
 
 
 #: The state type a game's observer and renderer read.
@@ -126,9 +123,12 @@ class BoardGameEnv(AECEnv):
         }
         self._num_actions = num_actions
         self._no_moves = np.zeros(num_actions, dtype=np.int8)
-        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.game_state: GameState | None = None
-        self._legal: list[int] = []
+        # The legal actions of agent_selection as the game's mask bytes (all zeros before
+        # reset and at the end): the one record of legality, so that checking an action is
+        # one index, and the mask array (built on the first observation) a view of it.
+        self._no_legal = bytes(num_actions)
+        self._legal_mask = self._no_legal
         self._mask: np.ndarray | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._chance = ChanceSampler()
@@ -215,19 +215,19 @@ class BoardGameEnv(AECEnv):
                 action = operator.index(action)
             except TypeError:
                 raise TypeError(
-                    f"action must be an integer in [0, {self.game.num_actions - 1}], "
+                    f"action must be an integer in [0, {self._num_actions - 1}], "
                     f"not {type(action).__name__} {action!r}"
                 ) from None
-        if action not in self._legal:
-            if not 0 <= action < self.game.num_actions:
-                raise ValueError(
-                    f"action {action} is out of range: actions are integers in "
-                    f"[0, {self.game.num_actions - 1}]"
-                )
+        if not 0 <= action < self._num_actions:
+            raise ValueError(
+                f"action {action} is out of range: actions are integers in "
+                f"[0, {self._num_actions - 1}]"
+            )
+        if not self._legal_mask[action]:
             raise ValueError(
                 f"action {action} ({self.action_to_string(action)}) is illegal for "
                 f"{self.agent_selection} in {self.position()!r}; legal actions: "
-                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self._legal)
+                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
             )
         return action
 
@@ -248,13 +248,13 @@ class BoardGameEnv(AECEnv):
             player = state.current_player()
         self._mask = None
         if player == TERMINAL:
-            self._legal = []
+            self._legal_mask = self._no_legal
             returns = state.returns()
             self.rewards = {agent: float(r) for agent, r in zip(AGENTS, returns, strict=True)}
             self.terminations = dict.fromkeys(AGENTS, True)
             self._accumulate_rewards()
         else:
-            self._legal = state.legal_actions()
+            self._legal_mask = state.legal_actions_mask()
             self.agent_selection = AGENTS[player]
         if self.action_mask_place == "info":
             for agent in AGENTS:
@@ -273,29 +273,13 @@ class BoardGameEnv(AECEnv):
 
     def _mask_of(self, agent: str) -> np.ndarray:
         """A fresh int8 mask: the legal actions for the agent to act, zeros for the other."""
-        if agent != self.agent_selection or not self._legal:
+        if agent != self.agent_selection:
             return self._no_moves.copy()
         mask = self._mask
         if mask is None:
-            mask = self._mask = self._build_mask()
+            # A read-only view of the mask bytes; every caller gets its own copy.
+            mask = self._mask = np.ndarray(self._num_actions, np.int8, self._legal_mask)
         return mask.copy()
-
-    def _build_mask(self) -> np.ndarray:
-        """The mask of the legal actions now (read-only: callers get copies)."""
-        legal = self._legal
-        if len(legal) > MASK_CACHE_MAX_LEGAL:
-            # Long legal sets (Santorini's) rarely recur: the game makes the mask bytes.
-            assert self.game_state is not None
-            return np.ndarray(self._num_actions, np.int8, self.game_state.legal_actions_mask())
-        # Short ones recur (Senet, Togyz Kumalak) and are cached by their tuple.
-        key = tuple(legal)
-        mask = self._masks.get(key)
-        if mask is None:
-            mask = np.zeros(self._num_actions, dtype=np.int8)
-            mask[legal] = 1
-            if len(self._masks) < MASK_CACHE_SIZE:
-                self._masks[key] = mask
-        return mask
 
     # ------------------------------------------------------------------ conveniences
     def position(self) -> str:
@@ -306,7 +290,7 @@ class BoardGameEnv(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """The legal actions of ``agent_selection``, ascending (empty once the game is over)."""
-        return list(self._legal)
+        return list(compress(range(self._num_actions), self._legal_mask))
 
     def action_to_string(self, action: int) -> str:
         """A readable name of ``action`` in the current state."""

@@ -124,8 +124,9 @@ class OrderEnforcingWrapper(_ReadsRawAttributes, wrappers.OrderEnforcingWrapper)
         if (
             type(action) is int
             and self._has_reset
-            and action in board._legal  # so the game goes on and the action is in bounds
-            # ... unless TerminateIllegalWrapper ended it (it does not touch _legal)
+            and 0 <= action < board._num_actions
+            and board._legal_mask[action]  # so the game goes on and the action is legal ...
+            # ... unless TerminateIllegalWrapper ended it (it does not touch the mask)
             and not board.terminations.get(board.agent_selection, True)
         ):
             self._has_updated = True

@@ -12,6 +12,7 @@ chose where the rule text is unclear are in ``docs/santorini.md`` and tested in
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
+from itertools import compress
 from typing import Self
 
 from zoo_games.core.errors import check_option
@@ -61,18 +62,11 @@ def _cell_mask(heights: Sequence[int], allowed: Container[int]) -> int:
 
 
 #: ``_MOVES[worker][source]``: for each move of that worker from that cell, the target's bit,
-#: the mask of the target's neighbours, the key of its builds in :data:`_BUILDS_AROUND`
-#: (without the free-neighbour part), its 8-byte slot in the mask, and its action with build 0.
+#: the mask of the target's neighbours, the target, and the move's 8-byte slot in the mask.
 _MOVES = tuple(
     tuple(
         tuple(
-            (
-                1 << target,
-                NEIGHBOUR_MASK[target],
-                (64 * worker + 8 * move) | target << 7,
-                8 * worker + move,
-                64 * worker + 8 * move,
-            )
+            (1 << target, NEIGHBOUR_MASK[target], target, 8 * worker + move)
             for move, target in NEIGHBOURS_ON_BOARD[source]
         )
         for source in range(NUM_CELLS)
@@ -83,25 +77,27 @@ _MOVES = tuple(
 ALL_BUILDS = b"\1" * 8
 #: The 8 bytes of a move that is not legal.
 NO_BUILDS = bytes(8)
-#: Builds around a cell, by ``base | target << 7 | free_neighbours << 12`` (base: the action
-#: of the move with build 0; free_neighbours: mask of the target's neighbours a part can go
-#: on): the actions and their 8 mask bytes. A few thousand keys cover every position, so move
-#: generation is one dictionary lookup per move.
-_BUILDS_AROUND: dict[int, tuple[tuple[int, ...], bytes]] = {}
-_BUILDS_CACHE_SIZE = 500_000
 
 
-def _builds_around(base: int, target: int, free: int) -> tuple[tuple[int, ...], bytes]:
-    """The build actions (and their mask bytes) of the move ``base`` onto ``target``."""
-    free &= NEIGHBOUR_MASK[target]
-    key = base | target << 7 | free << 12
-    entry = _BUILDS_AROUND.get(key)
-    if entry is None:
-        flags = bytes(int(cell >= 0 and free >> cell & 1) for cell in NEIGHBOUR[target])
-        entry = (tuple(base + build for build in range(8) if flags[build]), flags)
-        if len(_BUILDS_AROUND) < _BUILDS_CACHE_SIZE:
-            _BUILDS_AROUND[key] = entry
-    return entry
+def _subsets(mask: int) -> list[int]:
+    """Every mask whose bits are a subset of ``mask``'s (``mask`` and 0 included)."""
+    found, subset = [], mask
+    while True:
+        found.append(subset)
+        if not subset:
+            return found
+        subset = (subset - 1) & mask
+
+
+#: The builds after a move onto a cell, by ``target | free << 5`` (free: the mask of the
+#: target's neighbours a part can go on, any subset of them): the 8 bytes of the move's part
+#: of the legal-action mask. At most 25 x 2^8 keys, made at import, so move generation is
+#: one dictionary lookup per move.
+_BUILDS_AROUND: dict[int, bytes] = {
+    target | free << 5: bytes(int(cell >= 0 and free >> cell & 1) for cell in NEIGHBOUR[target])
+    for target in range(NUM_CELLS)
+    for free in _subsets(NEIGHBOUR_MASK[target])
+}
 
 
 def play_action(worker: int, move: int, build: int) -> int:
@@ -123,15 +119,23 @@ class SantoriniGame(Game):
     def __init__(self, setup: str = "fixed") -> None:
         self.setup = check_option("setup", setup, SETUPS)
         self.num_actions = PLAY_ACTIONS + (NUM_CELLS if setup == "placement" else 0)
+        self._start: SantoriniState | None = None
 
     def options(self) -> dict[str, object]:
         """The keyword options of this variant."""
         return {"setup": self.setup}
 
     def new_initial_state(self) -> SantoriniState:
-        """An empty board; workers on SPEC.md's cells, or none yet with ``"placement"``."""
-        workers = list(FIXED_WORKERS) if self.setup == "fixed" else [UNPLACED] * 4
-        return SantoriniState(self, [0] * NUM_CELLS, workers, 0, list(INITIAL_PARTS))
+        """An empty board; workers on SPEC.md's cells, or none yet with ``"placement"``.
+
+        Every game starts alike, so the start and its legal actions are made once and
+        cloned (a clone shares the legal actions, which are never changed in place).
+        """
+        if self._start is None:
+            workers = list(FIXED_WORKERS) if self.setup == "fixed" else [UNPLACED] * 4
+            self._start = SantoriniState(self, bytes(NUM_CELLS), workers, 0, list(INITIAL_PARTS))
+            self._start.legal_actions()
+        return self._start.clone()
 
     def state_from_position(self, position: str) -> SantoriniState:
         """Read a ``"<heights> <workers> <mover> <parts>"`` position (SPEC.md)."""
@@ -146,15 +150,14 @@ class SantoriniState(GameState):
     ``winner`` is -1 while the game goes on. ``heights`` is a ``bytearray`` (it indexes like
     a list and gives the observation its bytes), and ``levels[h]`` is the 25-bit mask of the
     cells of height ``h``, kept up to date by every build so that move generation works on
-    masks. ``_legal`` and ``_mask`` cache the legal actions of this position; every
-    ``apply_action`` recomputes them, because whether the next player can play at all
+    masks. ``_mask`` caches the legal-action mask of this position; every ``apply_action``
+    recomputes it, because whether the next player can play at all
     decides the game.
     """
 
     game: SantoriniGame
 
     __slots__ = (
-        "_legal",
         "_mask",
         "game",
         "heights",
@@ -182,7 +185,6 @@ class SantoriniState(GameState):
         self.parts = parts
         self.winner = winner
         self.levels = levels or [_cell_mask(self.heights, (h,)) for h in range(DOME + 1)]
-        self._legal: list[int] | None = None
         self._mask: bytes | None = None
 
     # ------------------------------------------------------------------ protocol
@@ -195,30 +197,21 @@ class SantoriniState(GameState):
         return UNPLACED in self.workers
 
     def legal_actions(self) -> list[int]:
-        """Placements while workers are unplaced, else every legal move-and-build.
-
-        The list is kept for the next call: treat it as read-only.
-        """
-        if self.winner >= 0:
-            return []
-        if self._legal is None:
-            self._generate()
-        assert self._legal is not None
-        return self._legal
+        """Placements while workers are unplaced, else every legal move-and-build."""
+        return list(compress(range(self.game.num_actions), self.legal_actions_mask()))
 
     def legal_actions_mask(self) -> bytes:
-        """One byte per action, 1 where legal: made by the move generator with the list."""
+        """One byte per action, 1 where legal: what the move generator makes."""
         if self.winner >= 0:
             return bytes(self.game.num_actions)
         if self._mask is None:
-            self._generate()
-        assert self._mask is not None
+            self._mask = self._generate()
         return self._mask
 
     def apply_action(self, action: int) -> None:
         """Place a worker, or move and build; then hand over the turn (or end the game)."""
         mover = self.mover
-        self._legal = self._mask = None
+        self._mask = None
         if action >= PLACEMENT_OFFSET:
             slot = self.workers.index(UNPLACED)
             self.workers[slot] = action - PLACEMENT_OFFSET
@@ -263,7 +256,7 @@ class SantoriniState(GameState):
             self.winner,
             self.levels[:],
         )
-        copy._legal, copy._mask = self._legal, self._mask  # never changed in place
+        copy._mask = self._mask  # bytes: shared safely
         return copy
 
     def position(self) -> str:
@@ -293,22 +286,19 @@ class SantoriniState(GameState):
         return text + f", build {what} {DIRECTION_NAMES[build]} on {cell_name(built)}"
 
     # ------------------------------------------------------------------ rules
-    def _generate(self) -> None:
-        """Compute ``_legal`` and ``_mask``: placements, or moves and builds."""
-        if self.in_placement():
-            taken = set(self.workers)
-            heights = self.heights
-            cells = [c for c in range(NUM_CELLS) if c not in taken and heights[c] != DOME]
-            self._legal = [PLACEMENT_OFFSET + cell for cell in cells]
-            mask = bytearray(self.game.num_actions)
-            for action in self._legal:
-                mask[action] = 1
-            self._mask = bytes(mask)
-        else:
-            self._generate_play()
+    def _generate(self) -> bytes:
+        """The legal-action mask: placements, or moves and builds."""
+        if not self.in_placement():
+            return self._generate_play()
+        mask = bytearray(self.game.num_actions)
+        taken = set(self.workers)
+        for cell in range(NUM_CELLS):
+            if cell not in taken and self.heights[cell] != DOME:
+                mask[PLACEMENT_OFFSET + cell] = 1
+        return bytes(mask)
 
-    def _generate_play(self) -> None:
-        """Every legal move-and-build of the mover, ascending, and its mask.
+    def _generate_play(self) -> bytes:
+        """The mask of every legal move-and-build of the mover.
 
         A move goes to a neighbouring cell with no worker and no dome, at most one level up.
         Moving up onto level 3 wins at once, so such a move is legal with every build
@@ -338,7 +328,6 @@ class SantoriniState(GameState):
             level_0 | level_1 | level_2 | level_3,
         )
         occupied = 1 << workers[0] | 1 << workers[1] | 1 << workers[2] | 1 << workers[3]
-        actions: list[int] = []
         slots = [NO_BUILDS] * 16
         cache = _BUILDS_AROUND
         for worker in (0, 1):
@@ -346,24 +335,18 @@ class SantoriniState(GameState):
             climbing = heights[source] == 2
             walkable = reachable[heights[source]] & ~occupied
             free = buildable & ~(occupied ^ (1 << source))
-            for bit, around, key, slot, base in _MOVES[worker][source]:
+            for bit, around, target, slot in _MOVES[worker][source]:
                 if not walkable & bit:
                     continue
                 if climbing and level_3 & bit:
-                    actions.extend(range(base, base + 8))
                     slots[slot] = ALL_BUILDS
                     continue
-                entry = cache.get(key | (free & around) << 12)
-                if entry is None:
-                    entry = _builds_around(base, NEIGHBOUR[source][slot % 8], free)
-                builds, slots[slot] = entry
-                actions.extend(builds)
-        self._legal = actions
-        self._mask = b"".join(slots).ljust(self.game.num_actions, b"\0")
+                slots[slot] = cache[target | (free & around) << 5]
+        return b"".join(slots).ljust(self.game.num_actions, b"\0")
 
     def _end_if_stuck(self, winner_if_stuck: int) -> None:
         """A player with no legal move-and-build on its turn loses."""
-        if not self.legal_actions():
+        if b"\1" not in self.legal_actions_mask():
             self.winner = winner_if_stuck
 
     def __repr__(self) -> str:

@@ -34,6 +34,10 @@ ADD = tuple(
 ADD_ONE = ADD[1]
 #: A player's actions: sowing its hole 1 to 9.
 ACTIONS = tuple(range(HOLES_PER_SIDE))
+#: A row of holes without a ball; and the mask of a finished game.
+EMPTY_ROW = NO_ACTIONS = bytes(HOLES_PER_SIDE)
+#: ``bytes.translate`` table: a hole's count -> 1 if it holds balls (a legal action).
+HOLDS_BALLS = bytes([0] + [1] * 255)
 
 
 def side_of(hole: int) -> int:
@@ -113,7 +117,7 @@ class TogyzKumalakState(GameState):
 
     game: TogyzKumalakGame
 
-    __slots__ = ("_legal", "game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
+    __slots__ = ("game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
 
     def __init__(
         self,
@@ -132,9 +136,6 @@ class TogyzKumalakState(GameState):
         self.mover = mover
         self.winner = winner
         self.moves = moves if moves is not None else []
-        # The legal actions once computed (the end-of-game test needs them as well as the
-        # player); every apply_action clears them.
-        self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -142,23 +143,24 @@ class TogyzKumalakState(GameState):
         return TERMINAL if self.winner >= 0 else self.mover
 
     def legal_actions(self) -> list[int]:
-        """The mover's holes (0-8) that hold balls; a tuzduk never holds any.
-
-        The list is kept for the next call: treat it as read-only.
-        """
+        """The mover's holes (0-8) that hold balls; a tuzduk never holds any."""
         if self.winner >= 0:
             return []
-        if self._legal is None:
-            first = HOLES_PER_SIDE * self.mover
-            self._legal = list(compress(ACTIONS, self.holes[first : first + HOLES_PER_SIDE]))
-        return self._legal
+        first = HOLES_PER_SIDE * self.mover
+        return list(compress(ACTIONS, self.holes[first : first + HOLES_PER_SIDE]))
+
+    def legal_actions_mask(self) -> bytes:
+        """1 for each of the mover's holes that holds balls: one ``bytes.translate``."""
+        if self.winner >= 0:
+            return NO_ACTIONS
+        first = HOLES_PER_SIDE * self.mover
+        return bytes(self.holes[first : first + HOLES_PER_SIDE]).translate(HOLDS_BALLS)
 
     def apply_action(self, action: int) -> None:
         """Sow the mover's hole ``action + 1``, capture, and check for the end of the game."""
         mover = self.mover
         self.moves.append(self.sow(HOLES_PER_SIDE * mover + action))
         self.mover = 1 - mover
-        self._legal = None
         self._check_end()
 
     def returns(self) -> tuple[float, float]:
@@ -260,7 +262,8 @@ class TogyzKumalakState(GameState):
         ):
             self.winner = 0 if kazans[0] >= WINNING_KAZAN else 1
             return
-        if self.legal_actions():
+        first = HOLES_PER_SIDE * self.mover
+        if self.holes[first : first + HOLES_PER_SIDE] != EMPTY_ROW:
             return
         # Atsis kalu: the side to move has no ball left; the other side keeps its own balls.
         other = 1 - self.mover
