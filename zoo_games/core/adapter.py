@@ -39,6 +39,11 @@ __all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer", "standard_wrappers"
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
+#: With at most this many actions, games repeat the same few masks (Senet, Togyz Kumalak):
+#: their arrays are kept by mask bytes, a lookup being cheaper than a new array. Santorini's
+#: 128 actions make masks that rarely recur, so its arrays are made each time.
+MASK_CACHE_MAX_ACTIONS = 100
+MASK_CACHE_SIZE = 4096
 
 
 #: The state type a game's observer and renderer read.
@@ -130,6 +135,9 @@ class BoardGameEnv(AECEnv):
         self._no_legal = bytes(num_actions)
         self._legal_mask = self._no_legal
         self._mask: np.ndarray | None = None
+        self._mask_cache: dict[bytes, np.ndarray] | None = (
+            {} if num_actions <= MASK_CACHE_MAX_ACTIONS else None
+        )
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._chance = ChanceSampler()
 
@@ -277,9 +285,20 @@ class BoardGameEnv(AECEnv):
             return self._no_moves.copy()
         mask = self._mask
         if mask is None:
-            # A read-only view of the mask bytes; every caller gets its own copy.
-            mask = self._mask = np.ndarray(self._num_actions, np.int8, self._legal_mask)
+            mask = self._mask = self._mask_array(self._legal_mask)
         return mask.copy()
+
+    def _mask_array(self, legal: bytes) -> np.ndarray:
+        """A read-only int8 view of mask bytes (callers copy it), kept if masks recur."""
+        cache = self._mask_cache
+        if cache is None:
+            return np.ndarray(self._num_actions, np.int8, legal)
+        mask = cache.get(legal)
+        if mask is None:
+            mask = np.ndarray(self._num_actions, np.int8, legal)
+            if len(cache) < MASK_CACHE_SIZE:
+                cache[legal] = mask
+        return mask
 
     # ------------------------------------------------------------------ conveniences
     def position(self) -> str:
