@@ -123,17 +123,18 @@ class OrderEnforcingWrapper(_ReadsRawAttributes, wrappers.OrderEnforcingWrapper)
         board = self._board
         if (
             type(action) is int
-            and self._has_reset
             and 0 <= action < board._num_actions
-            and board._legal_mask[action]  # so the game goes on and the action is legal ...
-            # ... unless TerminateIllegalWrapper ended it (it does not touch the mask)
+            # Legal, so reset() was called (the mask is all zeros before) and the game goes
+            # on, unless TerminateIllegalWrapper ended it (it does not touch the mask).
+            and board._legal_mask[action]
             and not board.terminations.get(board.agent_selection, True)
         ):
             self._has_updated = True
             # What TerminateIllegalWrapper.step does with a legal action: forget the last
-            # observation it kept, pass the action on.
-            self._illegal_check._prev_obs = None
-            self._illegal_check._prev_info = None
+            # observation it kept (if a caller went through it), pass the action on.
+            illegal_check = self._illegal_check
+            if illegal_check._prev_obs is not None:
+                illegal_check._prev_obs = illegal_check._prev_info = None
             board.play_legal(action)
         else:
             super().step(action)
