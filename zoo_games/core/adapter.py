@@ -174,7 +174,6 @@ class BoardGameEnv(AECEnv):
         else:
             raise ValueError(f"position must be a string, not {type(position).__name__}")
         self.game_state = state
-        self._resolve_chance()  # a loaded position may still have its throw to come
         if state.is_terminal():
             raise ValueError(f"position {position!r} is already over: there is nothing to play")
         self.agents = list(AGENTS)

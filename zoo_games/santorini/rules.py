@@ -151,8 +151,7 @@ class SantoriniState(GameState):
     a list and gives the observation its bytes), and ``levels[h]`` is the 25-bit mask of the
     cells of height ``h``, kept up to date by every build so that move generation works on
     masks. ``_mask`` caches the legal-action mask of this position; every ``apply_action``
-    recomputes it, because whether the next player can play at all
-    decides the game.
+    recomputes it, because whether the next player can play at all decides the game.
     """
 
     game: SantoriniGame

@@ -182,7 +182,7 @@ class SenetState(GameState):
                 else:
                     destination = self.forward_destination(house, throw)
                 if destination is not None:
-                    moves[10 * dancer + throw] = (house, destination)  # forward_action()
+                    moves[forward_action(dancer, throw)] = (house, destination)
             if not moves:
                 for dancer, house in enumerate(houses):
                     if house < HAPPINESS:
@@ -345,6 +345,7 @@ class SenetState(GameState):
             return None
         if occupant != EMPTY and (target in SAFE_HOUSES or self._is_protected(target)):
             return None
+        # Only a jump longer than a blockade can clear one: most moves skip the scan.
         if abs(target - source) > self.game.blockade_length and self._jumps_blockade(
             source, target
         ):
@@ -373,8 +374,6 @@ class SenetState(GameState):
         in it is a matter of protection (which is what lets Skyruk's inner dancers be beaten).
         """
         need = self.game.blockade_length
-        if abs(target - source) <= need:
-            return False  # too short a jump to clear a whole row (callers check it first)
         board = self.board
         opponent = PIECE_OF[0] + PIECE_OF[1] - board[source]
         step = 1 if target > source else -1

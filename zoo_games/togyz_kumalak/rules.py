@@ -267,9 +267,9 @@ class TogyzKumalakState(GameState):
             return
         # Atsis kalu: the side to move has no ball left; the other side keeps its own balls.
         other = 1 - self.mover
-        first = HOLES_PER_SIDE * other
-        kazans[other] += sum(self.holes[first : first + HOLES_PER_SIDE])
-        for hole in range(first, first + HOLES_PER_SIDE):
+        theirs = HOLES_PER_SIDE * other
+        kazans[other] += sum(self.holes[theirs : theirs + HOLES_PER_SIDE])
+        for hole in range(theirs, theirs + HOLES_PER_SIDE):
             self.holes[hole] = 0
         if kazans[0] == kazans[1]:
             self.winner = 2
