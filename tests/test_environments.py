@@ -84,7 +84,7 @@ def test_render_test(variant: Variant) -> None:
 
 @by_label
 def test_registry_makes_the_module_env(variant: Variant) -> None:
-    assert variant.env_id in zoo_games.ENVIRONMENTS
+    assert variant.env_id in zoo_games.catalog.GAMES
     made = pettingzoo.make("aec", variant.env_id, **variant.kwargs)
     direct = variant.env()
     made.reset(seed=3)

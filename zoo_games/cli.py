@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zoo_games.catalog import Variant, variant, variants
+from zoo_games.catalog import Variant, find_variant, variants
 from zoo_games.core.adapter import BoardGameEnv
 
 
@@ -63,7 +63,7 @@ def _save_gif(path: str, frames: list[np.ndarray]) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    play_demo(variant(args.variant), args.seed, args.delay, args.gif)
+    play_demo(find_variant(args.variant), args.seed, args.delay, args.gif)
     return 0
 
 

@@ -62,7 +62,6 @@ from zoo_games.santorini.observation import SantoriniObserver
 from zoo_games.santorini.render import SantoriniRenderer
 from zoo_games.santorini.rules import SantoriniGame
 
-ENV_ID = "zoo_games/Santorini-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     "santorini-fixed": {"setup": "fixed"},
     "santorini-placement": {"setup": "placement"},

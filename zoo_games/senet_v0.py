@@ -78,7 +78,6 @@ from zoo_games.senet.observation import SenetObserver
 from zoo_games.senet.render import SenetRenderer
 from zoo_games.senet.rules import SenetGame
 
-ENV_ID = "zoo_games/Senet-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     f"senet-{rules}-{pieces}": {"rules": rules, "num_pieces": pieces}
     for rules in ("kendall", "skyruk")

@@ -68,7 +68,6 @@ from zoo_games.togyz_kumalak.observation import ENCODINGS, BoardObserver, Tesaur
 from zoo_games.togyz_kumalak.render import TogyzKumalakRenderer
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 
-ENV_ID = "zoo_games/TogyzKumalak-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     "togyz-kumalak": {},
     "togyz-kumalak-tesauro": {"observation": "tesauro"},

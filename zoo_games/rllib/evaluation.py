@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from ray.rllib.core.columns import Columns
 
-from zoo_games.catalog import variant as find_variant
+from zoo_games.catalog import find_variant
 
 #: A policy: observation dict -> action.
 Policy = Callable[[dict[str, np.ndarray]], int]

@@ -30,7 +30,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from zoo_games.catalog import variant as find_variant
+from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import Evaluation, evaluate_against_random, greedy_policy
