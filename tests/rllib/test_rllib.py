@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -134,8 +135,11 @@ def test_short_training_run_writes_metrics_curve_and_checkpoint(label, tmp_path)
     assert final.games == 4
     with (output / "metrics.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert [row["iteration"] for row in rows] == ["1", "2"]
+    # Evaluated before training (iteration 0), at every iteration, and at the end: the
+    # learning curve has a start, and its last point is the final evaluation.
+    assert [row["iteration"] for row in rows] == ["0", "1", "2"]
     assert all(row["win_rate_vs_random"] != "" for row in rows)
+    assert rows[-1]["final_win_rate_vs_random"] != "" and rows[-1]["final_eval_games"] == "4"
     assert (output / "learning_curve.png").stat().st_size > 0
     assert (output / "checkpoint").is_dir()
 
@@ -183,7 +187,18 @@ def test_resume_continues_the_metrics(tmp_path):
     train(settings, progress=lines.append)
     assert lines[0].startswith("resumed")
     with (tmp_path / GAME_VARIANTS[0] / "metrics.csv").open() as handle:
-        assert [row["iteration"] for row in csv.DictReader(handle)] == ["1", "2"]
+        assert [row["iteration"] for row in csv.DictReader(handle)] == ["0", "1", "2"]
+
+
+def test_training_never_replaces_a_run(tmp_path):
+    settings = tiny(GAME_VARIANTS[0], tmp_path, iterations=1, eval_every=0)
+    train(settings, progress=lambda line: None)
+    before = (tmp_path / GAME_VARIANTS[0] / "metrics.csv").read_text()
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(settings, progress=lambda line: None)
+    with pytest.raises(ValueError, match="trained 1 iterations already"):
+        train(replace(settings, resume=True), progress=lambda line: None)
+    assert (tmp_path / GAME_VARIANTS[0] / "metrics.csv").read_text() == before
 
 
 def test_policy_per_seat_trains_two_modules(tmp_path):

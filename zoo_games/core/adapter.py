@@ -33,9 +33,8 @@ from pettingzoo import AECEnv
 from zoo_games.core.chance import ChanceSampler
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
-from zoo_games.core.standard_wrappers import standard_wrappers
 
-__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer", "standard_wrappers"]
+__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer"]
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
@@ -112,6 +111,7 @@ class BoardGameEnv(AECEnv):
         self._observer = observer
         self._renderer = renderer
         self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
         self._player_of = dict(zip(AGENTS, PLAYERS, strict=True))
         num_actions = game.num_actions
         mask_space = spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
@@ -188,9 +188,11 @@ class BoardGameEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection``; ``None`` for an agent whose game has ended."""
-        agent = self.agent_selection
         if not self.agents:
+            if self.game_state is None:
+                raise ValueError("step() before reset(): call reset() first")
             raise ValueError("the game is over and every agent has left it: call reset()")
+        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -232,7 +234,7 @@ class BoardGameEnv(AECEnv):
             )
         if not self._legal_mask[action]:
             raise ValueError(
-                f"action {action} ({self.action_to_string(action)}) is illegal for "
+                f"action {action} ({self.action_to_string(action)}) is not legal for "
                 f"{self.agent_selection} in {self.position()!r}; legal actions: "
                 + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
             )

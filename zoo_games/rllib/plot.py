@@ -17,9 +17,10 @@ LEFT, RIGHT, TOP, BOTTOM = 60, 20, 40, 50
 def plot_learning_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     """Win rate against random play (y, 0-100%) over training minutes (x)."""
     points = [
-        (float(row["minutes"]), float(row["win_rate_vs_random"]))
+        (float(row["minutes"]), float(row[column]))
         for row in rows
-        if str(row.get("win_rate_vs_random", "")) != ""
+        for column in ("win_rate_vs_random", "final_win_rate_vs_random")
+        if str(row.get(column, "")) != ""
     ]
     canvas = drawing.Canvas(WIDTH, HEIGHT, background=(255, 255, 255))
     canvas.text((WIDTH / 2, TOP / 2), f"{title}: win rate against random play", 14)

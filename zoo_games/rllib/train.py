@@ -17,10 +17,11 @@ it; without, it starts Ray on this machine.
 from __future__ import annotations
 
 import csv
+import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,9 @@ class TrainSettings:
     """Everything a training run depends on; the defaults suit a 2-core machine."""
 
     variant: str = "senet-kendall-5"
-    output_dir: str = "runs/senet-kendall-5"
+    #: Where the run writes; ``None``: ``runs/<variant>``, or ``runs/<variant>-2``, ``-3``, ...
+    #: if that already holds a run (resuming: ``runs/<variant>``).
+    output_dir: str | None = None
     minutes: float = 20.0
     iterations: int | None = None
     shared_policy: bool = True
@@ -70,6 +73,69 @@ class TrainSettings:
     seed: int = 0
     address: str | None = None
     resume: bool = False
+
+    def checked(self) -> TrainSettings:
+        """These settings with ``output_dir`` decided, or ``ValueError`` if they train nothing.
+
+        Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
+        or less); counts below what they mean (``env_runners < 0``, no environment per runner,
+        evaluations of fewer than 2 games); resuming a run that has no checkpoint; and writing
+        into a folder that already holds another run (it is never replaced).
+        """
+        find_variant(self.variant)
+        if self.iterations is None:
+            if not (math.isfinite(self.minutes) and self.minutes > 0):
+                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
+        elif self.iterations < 1:
+            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        for name, minimum in (
+            ("env_runners", 0),
+            ("envs_per_env_runner", 1),
+            ("eval_every", 0),
+            ("eval_games", 2),
+            ("final_eval_games", 2),
+            ("seed", 0),
+            ("train_batch_size", 1),
+            ("minibatch_size", 1),
+            ("epochs", 1),
+        ):
+            value = getattr(self, name)
+            if value < minimum:
+                raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        output = Path(self.output_dir or f"runs/{self.variant}")
+        if self.resume:
+            if not (output / "checkpoint").is_dir():
+                raise ValueError(f"nothing to resume: {output / 'checkpoint'} does not exist")
+            rows = _read_rows(output / "metrics.csv")
+            done, spent = _iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+            if self.iterations is not None and done >= self.iterations:
+                raise ValueError(
+                    f"the run in {output} has trained {done} iterations already; ask for more"
+                )
+            if self.iterations is None and spent >= self.minutes:
+                raise ValueError(
+                    f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
+                )
+        elif _holds_files(output):
+            if self.output_dir is not None:
+                raise ValueError(
+                    f"{output} already holds a run; use --resume to continue it, or another "
+                    "--output folder"
+                )
+            output = _fresh_folder(output)
+        return replace(self, output_dir=str(output))
+
+
+def _holds_files(folder: Path) -> bool:
+    return folder.is_dir() and any(folder.iterdir())
+
+
+def _fresh_folder(taken: Path) -> Path:
+    """The first of ``taken-2``, ``taken-3``, ... that holds no run."""
+    number = 2
+    while _holds_files(taken.with_name(f"{taken.name}-{number}")):
+        number += 1
+    return taken.with_name(f"{taken.name}-{number}")
 
 
 def policy_ids(shared: bool) -> list[str]:
@@ -137,31 +203,60 @@ def evaluate(algo: Any, settings: TrainSettings, games: int) -> Evaluation:
     )
 
 
+class ClusterConnectionError(RuntimeError):
+    """The Ray cluster named by ``address`` could not be joined."""
+
+
+def start_ray(address: str | None) -> None:
+    """Start a Ray of this run's own, or join the cluster at ``address``.
+
+    Without an address Ray is started locally for this process alone (``address="local"``):
+    Ray's own default would join any cluster already running on the machine, and the run
+    would die with it. Ray's start-up chatter is kept to errors.
+    """
+    # RLlib's notice that PPO runs on its new API stack (what we ask for) and similar
+    # messages say nothing a user of this command can act on.
+    logging.getLogger("ray.rllib").setLevel(logging.ERROR)
+    if ray.is_initialized():
+        return
+    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address is None:
+        ray.init(address="local", include_dashboard=False, **quiet)
+        return
+    try:
+        ray.init(address=address, **quiet)
+    except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+        raise ClusterConnectionError(
+            f"could not join the Ray cluster at {address}: {error}".splitlines()[0]
+        ) from error
+
+
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> Evaluation:
-    """Train until ``minutes`` or ``iterations`` run out; return the final evaluation."""
+    """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
+
+    The policy is evaluated before training (iteration 0, so that a learning curve always has
+    its start), every ``eval_every`` iterations, and at the end.
+    """
+    settings = settings.checked()
+    assert settings.output_dir is not None
     output = Path(settings.output_dir).resolve()
     output.mkdir(parents=True, exist_ok=True)
     checkpoint = output / "checkpoint"
     metrics_path = output / "metrics.csv"
-    if not ray.is_initialized():
-        if settings.address:
-            ray.init(address=settings.address)
-        else:
-            ray.init(include_dashboard=False, log_to_driver=False)
+    start_ray(settings.address)
     algo = ppo_config(settings).build_algo()
     rows: list[dict[str, Any]] = []
     if settings.resume:
-        if not checkpoint.exists():
-            raise FileNotFoundError(f"nothing to resume: {checkpoint} does not exist")
         algo.restore_from_path(str(checkpoint))
-        if metrics_path.exists():
-            with metrics_path.open() as handle:
-                rows = list(csv.DictReader(handle))
-        progress(f"resumed from {checkpoint} after {len(rows)} iterations")
+        rows = _read_rows(metrics_path)
+        progress(f"resumed from {checkpoint} after {_iterations_done(rows)} iterations")
     elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
     start = time.perf_counter()
-    iteration = len(rows)
+    iteration = _iterations_done(rows)
     try:
+        if not rows and settings.eval_every:
+            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, algo, settings))
+            progress(_progress_line(rows[-1]))
         while True:
             minutes = elapsed_before + (time.perf_counter() - start) / 60
             done_iterations = settings.iterations is not None and iteration >= settings.iterations
@@ -171,19 +266,17 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
             iteration += 1
             minutes = elapsed_before + (time.perf_counter() - start) / 60
             row = _metrics_row(iteration, minutes, result)
-            if settings.eval_every and iteration % settings.eval_every == 0:
-                evaluation = evaluate(algo, settings, settings.eval_games)
-                row["win_rate_vs_random"] = round(evaluation.win_rate, 4)
-                row["eval_games"] = evaluation.games
+            evaluating = settings.eval_every and iteration % settings.eval_every == 0
+            if evaluating:
+                row = _evaluated(row, algo, settings)
             rows.append(row)
             progress(_progress_line(row))
-            if settings.eval_every and iteration % settings.eval_every == 0:
+            if evaluating:
                 algo.save_to_path(str(checkpoint))
                 _write_outputs(rows, metrics_path, output, settings)
         final = evaluate(algo, settings, settings.final_eval_games)
-        if rows:
-            rows[-1]["final_win_rate_vs_random"] = round(final.win_rate, 4)
-            rows[-1]["final_eval_games"] = final.games
+        rows[-1]["final_win_rate_vs_random"] = round(final.win_rate, 4)
+        rows[-1]["final_eval_games"] = final.games
         algo.save_to_path(str(checkpoint))
         _write_outputs(rows, metrics_path, output, settings)
         progress(
@@ -194,6 +287,27 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
         return final
     finally:
         algo.stop()
+
+
+def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[str, Any]:
+    """``row`` with the result of an evaluation of the current policies."""
+    evaluation = evaluate(algo, settings, settings.eval_games)
+    return {
+        **row,
+        "win_rate_vs_random": round(evaluation.win_rate, 4),
+        "eval_games": evaluation.games,
+    }
+
+
+def _read_rows(metrics_path: Path) -> list[dict[str, Any]]:
+    if not metrics_path.exists():
+        return []
+    with metrics_path.open() as handle:
+        return list(csv.DictReader(handle))
+
+
+def _iterations_done(rows: list[dict[str, Any]]) -> int:
+    return int(rows[-1]["iteration"]) if rows else 0
 
 
 COLUMNS = [
@@ -237,10 +351,9 @@ def _rounded(value: Any) -> Any:
 
 
 def _progress_line(row: dict[str, Any]) -> str:
-    text = (
-        f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min  "
-        f"steps {row['env_steps']}  entropy {row['entropy']}"
-    )
+    text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
+    if "env_steps" in row:  # not before the first iteration
+        text += f"  steps {row['env_steps']}  entropy {row['entropy']}"
     if row.get("win_rate_vs_random", "") != "":
         text += f"  win rate vs random {float(row['win_rate_vs_random']):.1%}"
     return text

@@ -119,6 +119,10 @@ class SantoriniGame(Game):
     def __init__(self, setup: str = "fixed") -> None:
         self.setup = check_option("setup", setup, SETUPS)
         self.num_actions = PLAY_ACTIONS + (NUM_CELLS if setup == "placement" else 0)
+        # Every turn but a winning climb builds one of the 72 parts, and a player who cannot
+        # build has no legal turn and loses: at most 72 building turns, one climb, and the
+        # four placements.
+        self.max_game_length = sum(INITIAL_PARTS) + 1 + (4 if setup == "placement" else 0)
         self._start: SantoriniState | None = None
 
     def options(self) -> dict[str, object]:

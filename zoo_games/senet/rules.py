@@ -76,6 +76,7 @@ class SenetGame(Game):
     """A Senet variant: ``rules`` is ``"kendall"`` or ``"skyruk"``, ``num_pieces`` 5 or 7."""
 
     name = "senet"
+    has_chance = True
 
     def __init__(self, rules: str = "kendall", num_pieces: int = 5) -> None:
         self.rules = check_option("rules", rules, RULE_SETS)
@@ -264,7 +265,7 @@ class SenetState(GameState):
         move = self.legal_moves().get(action)
         if move is None:
             direction = "forward" if steps > 0 else "backward"
-            return f"dancer {dancer} {direction} {abs(steps)} (not legal here)"
+            return f"dancer {dancer} {direction} {abs(steps)}"
         source, destination = move
         return f"dancer {dancer}: {source}->{self._describe_landing(source, destination)}"
 
