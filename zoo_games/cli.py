@@ -153,7 +153,9 @@ def _train(args: argparse.Namespace) -> int:
     missing = [name for name in ("ray", "torch") if importlib.util.find_spec(name) is None]
     if missing:
         args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
-    from zoo_games.rllib.train import TrainSettings, train
+    if "address" in args:
+        _authenticate_to_cluster()
+    from zoo_games.rllib.train import ClusterConnectionError, TrainSettings, train
 
     given: dict[str, Any] = {
         field: getattr(args, option) for option, field in TRAIN_OPTIONS.items() if option in args
@@ -164,8 +166,28 @@ def _train(args: argparse.Namespace) -> int:
         settings = TrainSettings(variant=args.variant, **given).checked()
     except ValueError as problem:
         args.parser.error(str(problem))
-    train(settings)
+    try:
+        train(settings)
+    except ClusterConnectionError as problem:
+        print(f"zoo-games train: {problem}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _authenticate_to_cluster() -> None:
+    """Let Ray send this machine's cluster token, as ``ray start`` clusters require.
+
+    Since Ray 2.5x a cluster started with ``ray start --head`` demands a token, but a driver
+    joining it sends one only when ``RAY_AUTH_MODE=token`` is set before Ray is imported.
+    When the user has not chosen a mode and a token is at hand (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH``, or ``~/.ray/auth_token``, which ``ray start`` writes on the
+    head), token mode is switched on here, before the training modules import Ray.
+    """
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    token_file = Path(os.environ.get("RAY_AUTH_TOKEN_PATH", Path.home() / ".ray" / "auth_token"))
+    if os.environ.get("RAY_AUTH_TOKEN") or token_file.is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 # ---------------------------------------------------------------------- the parser

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import logging
 import math
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -39,6 +40,8 @@ from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
 
 ENV_NAME = "zoo_games_turn_based"
+#: How long joining a cluster waits for its head to answer at all.
+HEAD_TIMEOUT_SECONDS = 10
 SHARED_POLICY = "shared"
 
 
@@ -224,11 +227,27 @@ def start_ray(address: str | None) -> None:
         ray.init(address="local", include_dashboard=False, **quiet)
         return
     try:
+        _reach_head(address)
         ray.init(address=address, **quiet)
     except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ClusterConnectionError(
-            f"could not join the Ray cluster at {address}: {error}".splitlines()[0]
+            f"could not join the Ray cluster at {address}: {reason} (is its head running "
+            "there? A cluster with token authentication needs RAY_AUTH_MODE=token and its "
+            "token in ~/.ray/auth_token or RAY_AUTH_TOKEN; see docs/training.md)"
         ) from error
+
+
+def _reach_head(address: str) -> None:
+    """Fail within seconds if nothing listens at ``HOST:PORT`` (Ray itself retries for minutes).
+
+    ``auto`` names the cluster of this machine, which Ray finds itself.
+    """
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT_SECONDS):
+        pass
 
 
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> Evaluation:
@@ -239,11 +258,11 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
     """
     settings = settings.checked()
     assert settings.output_dir is not None
+    start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
     output.mkdir(parents=True, exist_ok=True)
     checkpoint = output / "checkpoint"
     metrics_path = output / "metrics.csv"
-    start_ray(settings.address)
     algo = ppo_config(settings).build_algo()
     rows: list[dict[str, Any]] = []
     if settings.resume:
