@@ -1,6 +1,7 @@
 """The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
+``zoo-games arena togyz-kumalak random greedy --games 100``,
 ``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
 """
 
@@ -92,6 +93,14 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from zoo_games.arena.command import arena_command
+
+    return arena_command(
+        args.variant, args.agents, args.games, args.seed, workers=args.workers, out=args.out
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
     parser = argparse.ArgumentParser(
@@ -129,6 +138,22 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--seed", type=int, default=0)
     training.add_argument("--address", help="address of an existing Ray cluster to join")
     training.set_defaults(run=_train)
+
+    arena = commands.add_parser(
+        "arena", help="a round-robin tournament between agents, with win rates and Elo"
+    )
+    arena.add_argument("variant", metavar="VARIANT", help="a variant of 'zoo-games list'")
+    arena.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent specs, e.g. random or mcts:simulations=400",
+    )
+    arena.add_argument("--games", type=int, default=100, help="games per pairing (even)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of every game (>= 0)")
+    arena.add_argument("--workers", type=int, default=1, help="processes playing the games")
+    arena.add_argument("--out", help="folder for arena.json, arena.csv and arena.png")
+    arena.set_defaults(run=_arena)
     return parser
 
 
