@@ -72,7 +72,7 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
             default = source.strip()
         elif isinstance(source, Agent) or callable(source):
             kind = getattr(source, "name", None)
-            default = kind or getattr(source, "__name__", type(source).__name__)
+            default = str(kind or getattr(source, "__name__", type(source).__name__))
         else:
             raise TypeError(f"an agent must be a spec, an Agent or a factory, got {source!r}")
         name = str(given) if given is not None else default

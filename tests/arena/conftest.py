@@ -1,0 +1,26 @@
+"""Test-only agents for the arena: deterministic, so that results are easy to reason about."""
+
+from __future__ import annotations
+
+from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.core.game import GameState
+
+
+class FirstLegalAgent(Agent):
+    """Always plays the lowest legal action (deterministic; ``seed`` is ignored)."""
+
+    name = "first-legal"
+
+    def act(self, state: GameState) -> int:
+        check_decision_node(state)
+        return state.legal_actions()[0]
+
+
+class LastLegalAgent(Agent):
+    """Always plays the highest legal action."""
+
+    name = "last-legal"
+
+    def act(self, state: GameState) -> int:
+        check_decision_node(state)
+        return state.legal_actions()[-1]
