@@ -61,13 +61,22 @@ def plot_learning_curve(
         x, _ = to_pixel(minutes, 0)
         canvas.text((x, TOP + plot_h + 12), f"{minutes:.1f}", 11)
     canvas.text((LEFT + plot_w / 2, HEIGHT - 14), "training time (minutes)", 12)
-    for number, (name, points) in enumerate(curves.items()):
-        color = LINE_COLORS[number % len(LINE_COLORS)]
+    colors = [LINE_COLORS[number % len(LINE_COLORS)] for number in range(len(curves))]
+    for color, points in zip(colors, curves.values(), strict=True):
         if len(points) > 1:
             canvas.draw.line([to_pixel(*p) for p in points], fill=color, width=2)
         for point in points:
             canvas.disc(to_pixel(*point), 3, color, outline=color, width=1)
-        # The legend, top left inside the plot: a short line and the opponent's name.
+    # The legend, top left inside the plot, over the lines: a short line and the name.
+    legend_width = 60 + 7 * max((len(name) for name in curves), default=0)
+    canvas.box(
+        (LEFT + 4, TOP + 4),
+        (legend_width, 18 * len(curves) + 4),
+        fill=(255, 255, 255),
+        outline=(200, 200, 200),
+        width=1,
+    )
+    for number, (color, name) in enumerate(zip(colors, curves, strict=True)):
         y = TOP + 14 + 18 * number
         canvas.draw.line((LEFT + 10, y, LEFT + 34, y), fill=color, width=3)
         canvas.text((LEFT + 42, y), f"vs {name}", 12, anchor="lm")
