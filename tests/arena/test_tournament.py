@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
-from zoo_games.agents import make
+from zoo_games.agents import make, registry
 from zoo_games.arena import run_arena
 from zoo_games.arena.play import play_game
 from zoo_games.arena.report import format_table, write_outputs
@@ -112,6 +112,22 @@ def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypat
     settings = dict(variant_label="santorini-fixed", agent_specs=["random", "random"], games=2)
     with pytest.raises(ValueError, match=message):
         run_arena(**{**settings, **arguments})
+
+
+def test_registered_agents_are_made_per_game_and_load_errors_are_value_errors(
+    monkeypatch, tmp_path
+):
+    classes = {
+        **registry.AGENT_CLASSES,
+        "first-legal": "tests.arena.conftest:FirstLegalAgent",
+        "checkpoint": "tests.arena.conftest:CheckpointAgent",
+    }
+    monkeypatch.setattr(registry, "AGENT_CLASSES", classes)
+    result = run_arena("santorini-fixed", ["first-legal", "random"], games=2)
+    assert result.agents == ("first-legal", "random")
+    missing = tmp_path / "missing.pt"
+    with pytest.raises(ValueError, match=r"cannot be made: .*No such file"):
+        run_arena("santorini-fixed", ["random", f"checkpoint:path={missing}"], games=2)
 
 
 def test_outputs_are_written_and_readable(tmp_path):

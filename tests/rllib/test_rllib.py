@@ -172,11 +172,13 @@ def test_learning_curve_draws_one_line_per_opponent(tmp_path):
     assert path.stat().st_size > 0
 
 
-def test_unknown_evaluation_opponents_fail_before_training(tmp_path):
+def test_unknown_opponents_or_odd_evaluation_games_fail_before_training(tmp_path):
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=("random", "nobody")))
     with pytest.raises(ValueError, match="at least one"):
         ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=()))
+    with pytest.raises(ValueError, match="final_eval_games must be a positive even"):
+        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, final_eval_games=5))
 
 
 @pytest.mark.parametrize("label", GAME_VARIANTS)

@@ -68,7 +68,10 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
     for given, source in named:
         if isinstance(source, str):
             kind: str | None = parse_spec(source)[0]
-            make_from_spec(source, seed=0)  # raises on a bad option value, before any game
+            try:  # a bad option value raises here, before any game
+                make_from_spec(source, seed=0)
+            except (OSError, ImportError) as error:  # e.g. a missing checkpoint or extra
+                raise ValueError(f"agent {source!r} cannot be made: {error}") from error
             default = source.strip()
         elif isinstance(source, Agent) or callable(source):
             kind = getattr(source, "name", None)

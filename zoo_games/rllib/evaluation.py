@@ -37,11 +37,20 @@ class Evaluation:
         return self.wins / self.games if self.games else 0.0
 
 
-def check_opponents(opponents: Sequence[str]) -> None:
-    """Raise ``ValueError`` unless ``opponents`` are one or more valid agent specs."""
+def check_evaluation(opponents: Sequence[str], **games: int) -> None:
+    """Raise ``ValueError`` unless ``opponents`` are valid agent specs and ``games`` even.
+
+    ``games`` names the game counts (``eval_games=100``), each played half from each seat.
+    """
     if not opponents:
         raise ValueError("eval_opponents must name at least one agent, e.g. ('random',)")
     entrants(list(opponents))
+    for name, count in games.items():
+        if count <= 0 or count % 2:
+            raise ValueError(
+                f"{name} must be a positive even number (half the games from each seat), "
+                f"got {count}"
+            )
 
 
 def win_rate_column(opponent: str) -> str:

@@ -37,7 +37,7 @@ from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import (
     Evaluation,
-    check_opponents,
+    check_evaluation,
     evaluate_against,
     win_rate_column,
 )
@@ -98,7 +98,11 @@ def policy_mapping(shared: bool) -> Callable[..., str]:
 def ppo_config(settings: TrainSettings) -> PPOConfig:
     """PPO on the new API stack, masked module, self-play."""
     find_variant(settings.variant)  # fail early, with the list of variants, on a typo
-    check_opponents(settings.eval_opponents)  # and on an unknown opponent or option
+    check_evaluation(  # and on an unknown opponent or an odd number of games
+        settings.eval_opponents,
+        eval_games=settings.eval_games,
+        final_eval_games=settings.final_eval_games,
+    )
     register_env(ENV_NAME, lambda config: TurnBasedMultiAgentEnv(config))
     module_spec = RLModuleSpec(
         module_class=MaskedActorCritic, model_config={"hidden": list(settings.hidden)}
