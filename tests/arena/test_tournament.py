@@ -105,6 +105,8 @@ def test_agents_may_be_instances_or_named_in_a_mapping():
         (dict(seed=-1), "seed"),
         (dict(workers=0), "workers"),
         (dict(agent_specs=["random", FirstLegalAgent()], workers=2), "instances"),
+        (dict(agent_specs="random"), "a list of agents"),
+        (dict(games=2.0), "positive even"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypatch):

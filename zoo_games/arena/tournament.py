@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -93,10 +94,9 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
 
 def game_seeds(seed: int, pairing: int, index: int) -> tuple[int, int, int]:
     """The seeds of game ``index`` of pairing ``pairing``: chance, first agent, second agent."""
-    chance, first, second = np.random.SeedSequence(seed, spawn_key=(pairing, index)).generate_state(
-        3
-    )
-    return int(chance), int(first), int(second)
+    sequence = np.random.SeedSequence(seed, spawn_key=(pairing, index))
+    chance, first, second = (int(value) for value in sequence.generate_state(3))
+    return chance, first, second
 
 
 def play_pairing_games(
@@ -136,15 +136,18 @@ def run_arena(
     Every argument is checked before the first game (``ValueError`` naming what is wrong).
     """
     find_variant(variant_label)
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0 or games % 2:
+    if not _is_integer(games) or games <= 0 or games % 2:
         raise ValueError(
             f"games must be a positive even number (half with each agent as player_0), "
             f"got {games!r}"
         )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if not _is_integer(seed) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if not _is_integer(workers) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    games, seed, workers = int(games), int(seed), int(workers)
+    if isinstance(agent_specs, str):
+        raise ValueError(f"agent_specs must be a list of agents, got the string {agent_specs!r}")
     players = entrants(agent_specs)
     if len(players) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {len(players)}")
@@ -177,3 +180,8 @@ def run_arena(
                 records.extend(future.result())
     anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
     return summarize(variant_label, [p.name for p in players], pairs, games, seed, records, anchor)
+
+
+def _is_integer(value: object) -> bool:
+    """Whether ``value`` is an integer (numpy's too), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
