@@ -20,6 +20,7 @@ MARGIN = 24
 TITLE = 40
 HEADER = 44
 ELO_WIDTH = 380
+MIN_WIDTH = 520
 GRID: drawing.Color = (200, 200, 200)
 LOSS: drawing.Color = (214, 96, 77)
 EVEN: drawing.Color = (247, 247, 247)
@@ -44,7 +45,9 @@ def draw_arena(result: ArenaResult, path: Path) -> None:
     """Write the PNG: row agent's score against column agent, and Elo with 95% error bars."""
     size = len(result.agents)
     matrix_width = LABEL + size * CELL
-    width = MARGIN + matrix_width + (ELO_WIDTH + MARGIN if result.elo else 0) + MARGIN
+    width = max(
+        MIN_WIDTH, MARGIN + matrix_width + (ELO_WIDTH + MARGIN if result.elo else 0) + MARGIN
+    )
     height = TITLE + HEADER + size * CELL + 2 * MARGIN + 20
     canvas = drawing.Canvas(width, height, background=(255, 255, 255))
     canvas.text(
@@ -67,7 +70,7 @@ def draw_arena(result: ArenaResult, path: Path) -> None:
                 canvas.box(corner, (CELL, CELL), fill=(235, 235, 235), outline=GRID, width=1)
                 continue
             canvas.box(corner, (CELL, CELL), fill=score_color(value), outline=GRID, width=1)
-            canvas.text((corner[0] + CELL / 2, corner[1] + CELL / 2), f"{value:.0%}", 14)
+            canvas.text((corner[0] + CELL / 2, corner[1] + CELL / 2), f"{value:.1%}", 13)
     canvas.text(
         (left + size * CELL / 2, top + size * CELL + 16),
         "columns: the agents numbered as the rows; a draw counts half",
