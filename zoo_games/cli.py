@@ -149,10 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="AGENT",
         help="agent specs, e.g. random or mcts:simulations=400",
     )
-    arena.add_argument("--games", type=int, default=100, help="games per pairing (even)")
-    arena.add_argument("--seed", type=int, default=0, help="seed of every game (>= 0)")
-    arena.add_argument("--workers", type=int, default=1, help="processes playing the games")
-    arena.add_argument("--out", help="folder for arena.json, arena.csv and arena.png")
+    arena.add_argument(
+        "--games", type=int, default=100, metavar="N", help="games per pairing, even (100)"
+    )
+    arena.add_argument("--seed", type=int, default=0, metavar="S", help="seed, >= 0 (0)")
+    arena.add_argument(
+        "--workers", type=int, default=1, metavar="W", help="processes playing the games (1)"
+    )
+    arena.add_argument(
+        "--out", metavar="DIR", help="also write arena.json, arena.csv and arena.png there"
+    )
     arena.set_defaults(run=_arena)
     return parser
 
