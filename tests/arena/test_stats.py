@@ -11,7 +11,6 @@ from zoo_games.arena.stats import (
     ELO_PER_NATURAL_UNIT,
     Z95,
     bradley_terry_elo,
-    elo_difference,
     expected_score,
     score,
     wilson_interval,
@@ -46,10 +45,11 @@ def test_wilson_interval_accepts_half_points_and_is_symmetric():
         wilson_interval(11, 10)
 
 
-def test_elo_difference_and_expected_score_are_inverse():
+def test_expected_score_of_elo_differences():
     assert expected_score(0) == 0.5
     assert expected_score(400) == pytest.approx(10 / 11)
-    assert elo_difference(expected_score(137.0)) == pytest.approx(137.0)
+    assert expected_score(100) == pytest.approx(0.640065, abs=1e-6)
+    assert expected_score(-200) == pytest.approx(1 - expected_score(200))
 
 
 def _exact_results(elos: list[float], games: int) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +85,7 @@ def test_bradley_terry_interval_of_two_agents_matches_the_binomial_formula():
     points = np.array([[0.0, 36.0], [64.0, 0.0]])
     games = np.array([[0.0, 100.0], [100.0, 0.0]])
     _, rating = bradley_terry_elo(["a", "b"], points, games, prior_draws=0)
-    assert rating.elo == pytest.approx(elo_difference(0.64))
+    assert rating.elo == pytest.approx(400 * math.log10(0.64 / 0.36))
     half_width = Z95 * ELO_PER_NATURAL_UNIT / math.sqrt(100 * 0.64 * 0.36)
     assert rating.high - rating.elo == pytest.approx(half_width)
     assert rating.elo - rating.low == pytest.approx(half_width)

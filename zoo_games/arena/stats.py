@@ -146,13 +146,6 @@ def bradley_terry_elo(
     ]
 
 
-def elo_difference(expected_score: float) -> float:
-    """The Elo difference at which the stronger side's expected score is ``expected_score``."""
-    if not 0 < expected_score < 1:
-        raise ValueError(f"expected_score must lie strictly between 0 and 1, got {expected_score}")
-    return 400.0 * math.log10(expected_score / (1.0 - expected_score))
-
-
 def expected_score(elo_difference: float) -> float:
     """The Bradley-Terry score of a side rated ``elo_difference`` above its opponent."""
     return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
