@@ -1,6 +1,7 @@
 """The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
+``zoo-games arena togyz-kumalak random greedy --games 100``,
 ``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
 
 This module only reads arguments: every value is checked here, up front, so that a mistake
@@ -190,6 +191,14 @@ def _authenticate_to_cluster() -> None:
         os.environ["RAY_AUTH_MODE"] = "token"
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from zoo_games.arena.command import arena_command
+
+    return arena_command(
+        args.variant, args.agents, args.games, args.seed, workers=args.workers, out=args.out
+    )
+
+
 # ---------------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
@@ -239,6 +248,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", type=ray_address, help="join an existing Ray cluster (HOST:PORT or auto)"
     )
     training.set_defaults(run=_train, parser=training)
+
+    arena = commands.add_parser(
+        "arena", help="a round-robin tournament between agents, with win rates and Elo"
+    )
+    arena.add_argument("variant", metavar="VARIANT", help="a variant of 'zoo-games list'")
+    arena.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent specs, e.g. random or mcts:simulations=400",
+    )
+    arena.add_argument(
+        "--games", type=at_least(2), default=100, metavar="N", help="games per pairing, even (100)"
+    )
+    arena.add_argument("--seed", type=seed, default=0, metavar="S", help="seed, >= 0 (0)")
+    arena.add_argument(
+        "--workers",
+        type=at_least(1),
+        default=1,
+        metavar="W",
+        help="processes playing the games (1)",
+    )
+    arena.add_argument(
+        "--out", metavar="DIR", help="also write arena.json, arena.csv and arena.png there"
+    )
+    arena.set_defaults(run=_arena, parser=arena)
     return parser
 
 

@@ -141,6 +141,11 @@ class BoardGameEnv(AECEnv):
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._chance = ChanceSampler()
 
+    @property
+    def observer(self) -> Observer[Any]:
+        """How a player sees a state: agents that read observations apply it to any state."""
+        return self._observer
+
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
         """The same space object on every call (``api_test`` checks identity)."""

@@ -3,11 +3,13 @@
 :func:`train` (and ``zoo-games train``) builds PPO on RLlib's new API stack with the
 :class:`~zoo_games.rllib.module.MaskedActorCritic` module, plays both seats with one shared
 policy (or, with ``shared_policy=False``, one policy per seat), evaluates every few iterations
-against the uniformly random agent, and writes into ``output_dir``:
+against baseline agents (``eval_opponents``, played in the arena), and writes into
+``output_dir``:
 
 * ``checkpoint/``: the latest algorithm checkpoint (``resume=True`` continues from it);
-* ``metrics.csv``: one row per iteration (time, steps, loss, and the evaluations);
-* ``learning_curve.png``: the win rate against random play over training time.
+* ``metrics.csv``: one row per iteration (time, steps, loss, and the evaluations: a
+  ``win_rate_vs_<opponent>`` column per opponent);
+* ``learning_curve.png``: the win rate against each opponent over training time.
 
 With ``address`` it connects to an existing Ray cluster (``ray start --head`` on one machine,
 ``ray start --address=...`` on the others) and spreads ``env_runners`` sampling workers over
@@ -35,9 +37,15 @@ from ray.tune.registry import register_env
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import Evaluation, evaluate_against_random, greedy_policy
+from zoo_games.rllib.evaluation import (
+    Evaluation,
+    check_evaluation,
+    evaluate_against,
+    win_rate_column,
+)
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
+from zoo_games.rllib.policy_agent import ModuleAgent
 
 ENV_NAME = "zoo_games_turn_based"
 #: How long joining a cluster waits for its head to answer at all.
@@ -73,6 +81,9 @@ class TrainSettings:
     eval_every: int = 10
     eval_games: int = 100
     final_eval_games: int = 200
+    #: Agent specs the trained policy is evaluated against (zoo_games.agents), each giving a
+    #: ``win_rate_vs_<opponent>`` column; the first one's final result is what train returns.
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
     seed: int = 0
     address: str | None = None
     resume: bool = False
@@ -86,6 +97,9 @@ class TrainSettings:
         into a folder that already holds another run (it is never replaced).
         """
         find_variant(self.variant)
+        check_evaluation(  # an unknown opponent, or games that cannot alternate seats
+            self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
+        )
         if self.iterations is None:
             if not (math.isfinite(self.minutes) and self.minutes > 0):
                 raise ValueError(f"minutes must be more than 0, got {self.minutes}")
@@ -193,16 +207,21 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     )
 
 
-def trained_policies(algo: Any, settings: TrainSettings) -> dict[str, Callable]:
-    """Seat -> greedy policy of the module that plays that seat."""
+def trained_agent(algo: Any, settings: TrainSettings) -> ModuleAgent:
+    """The trained policies as an agent: each seat played greedily by its module."""
     mapping = policy_mapping(settings.shared_policy)
-    return {seat: greedy_policy(algo.get_module(mapping(seat))) for seat in AGENTS}
+    modules = {seat: algo.get_module(mapping(seat)) for seat in AGENTS}
+    return ModuleAgent(modules, settings.variant)
 
 
-def evaluate(algo: Any, settings: TrainSettings, games: int) -> Evaluation:
-    """The trained policies against the uniformly random agent."""
-    return evaluate_against_random(
-        trained_policies(algo, settings), settings.variant, games, seed=settings.seed + 1
+def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, Evaluation]:
+    """The trained policies against each of ``settings.eval_opponents``."""
+    return evaluate_against(
+        trained_agent(algo, settings),
+        settings.variant,
+        settings.eval_opponents,
+        games,
+        seed=settings.seed + 1,
     )
 
 
@@ -254,7 +273,9 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
     """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
 
     The policy is evaluated before training (iteration 0, so that a learning curve always has
-    its start), every ``eval_every`` iterations, and at the end.
+    its start), every ``eval_every`` iterations, and at the end, against each of
+    ``eval_opponents``; the evaluation returned is the final one against the first of them
+    (every opponent's is in ``metrics.csv``).
     """
     settings = settings.checked()
     assert settings.output_dir is not None
@@ -293,29 +314,30 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
             if evaluating:
                 algo.save_to_path(str(checkpoint))
                 _write_outputs(rows, metrics_path, output, settings)
-        final = evaluate(algo, settings, settings.final_eval_games)
-        rows[-1]["final_win_rate_vs_random"] = round(final.win_rate, 4)
-        rows[-1]["final_eval_games"] = final.games
+        finals = evaluate(algo, settings, settings.final_eval_games)
+        for opponent, final in finals.items():
+            rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
+        rows[-1]["final_eval_games"] = settings.final_eval_games
         algo.save_to_path(str(checkpoint))
         _write_outputs(rows, metrics_path, output, settings)
-        progress(
-            f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
-            f"{final.games} games against random play ({final.win_rate:.1%}); "
-            f"outputs in {output}"
-        )
-        return final
+        for opponent, final in finals.items():
+            progress(
+                f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
+                f"{final.games} games against {opponent} ({final.win_rate:.1%})"
+            )
+        progress(f"outputs in {output}")
+        return finals[settings.eval_opponents[0]]
     finally:
         algo.stop()
 
 
 def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[str, Any]:
-    """``row`` with the result of an evaluation of the current policies."""
-    evaluation = evaluate(algo, settings, settings.eval_games)
-    return {
-        **row,
-        "win_rate_vs_random": round(evaluation.win_rate, 4),
-        "eval_games": evaluation.games,
+    """``row`` with the win rates of the current policies against each opponent."""
+    results = evaluate(algo, settings, settings.eval_games)
+    win_rates = {
+        win_rate_column(name): round(result.win_rate, 4) for name, result in results.items()
     }
+    return {**row, **win_rates, "eval_games": settings.eval_games}
 
 
 def _read_rows(metrics_path: Path) -> list[dict[str, Any]]:
@@ -329,20 +351,23 @@ def _iterations_done(rows: list[dict[str, Any]]) -> int:
     return int(rows[-1]["iteration"]) if rows else 0
 
 
-COLUMNS = [
-    "iteration",
-    "minutes",
-    "env_steps",
-    "episodes",
-    "mean_episode_length",
-    "policy_loss",
-    "value_loss",
-    "entropy",
-    "win_rate_vs_random",
-    "eval_games",
-    "final_win_rate_vs_random",
-    "final_eval_games",
-]
+def metrics_columns(opponents: tuple[str, ...]) -> list[str]:
+    """The columns of ``metrics.csv``: training figures, then the evaluations."""
+    win_rates = [win_rate_column(opponent) for opponent in opponents]
+    return [
+        "iteration",
+        "minutes",
+        "env_steps",
+        "episodes",
+        "mean_episode_length",
+        "policy_loss",
+        "value_loss",
+        "entropy",
+        *win_rates,
+        "eval_games",
+        *("final_" + column for column in win_rates),
+        "final_eval_games",
+    ]
 
 
 def _metrics_row(iteration: int, minutes: float, result: dict[str, Any]) -> dict[str, Any]:
@@ -373,8 +398,13 @@ def _progress_line(row: dict[str, Any]) -> str:
     text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
     if "env_steps" in row:  # not before the first iteration
         text += f"  steps {row['env_steps']}  entropy {row['entropy']}"
-    if row.get("win_rate_vs_random", "") != "":
-        text += f"  win rate vs random {float(row['win_rate_vs_random']):.1%}"
+    win_rates = [
+        f"{key.removeprefix('win_rate_vs_')} {float(value):.1%}"
+        for key, value in row.items()
+        if key.startswith("win_rate_vs_") and value != ""
+    ]
+    if win_rates:
+        text += "  win rate vs " + ", ".join(win_rates)
     return text
 
 
@@ -382,10 +412,17 @@ def _write_outputs(
     rows: list[dict[str, Any]], metrics_path: Path, output: Path, settings: TrainSettings
 ) -> None:
     with metrics_path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
+        writer = csv.DictWriter(
+            handle, fieldnames=metrics_columns(settings.eval_opponents), extrasaction="ignore"
+        )
         writer.writeheader()
         writer.writerows(rows)
     (output / "settings.txt").write_text(
         "\n".join(f"{key} = {value!r}" for key, value in asdict(settings).items()) + "\n"
     )
-    plot_learning_curve(rows, output / "learning_curve.png", title=settings.variant)
+    plot_learning_curve(
+        rows,
+        output / "learning_curve.png",
+        title=settings.variant,
+        opponents={opponent: win_rate_column(opponent) for opponent in settings.eval_opponents},
+    )
