@@ -1,7 +1,8 @@
 """The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
-``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
+``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``,
+``zoo-games play togyz-kumalak --vs random``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from zoo_games.play import run_play
+
+    return run_play(args.variant, vs=args.vs, seat=args.seat, seed=args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
     parser = argparse.ArgumentParser(
@@ -129,6 +136,16 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--seed", type=int, default=0)
     training.add_argument("--address", help="address of an existing Ray cluster to join")
     training.set_defaults(run=_train)
+
+    # Values are checked by zoo_games.play, which reports each in one line (docs/play.md).
+    playing = commands.add_parser("play", help="play a game at the terminal (see docs/play.md)")
+    playing.add_argument("variant", metavar="VARIANT", help="a variant from 'zoo-games list'")
+    playing.add_argument(
+        "--vs", default="random", help="AGENT[:option=value,...], or 'human' (default: random)"
+    )
+    playing.add_argument("--seat", default="first", help="your seat: first or second")
+    playing.add_argument("--seed", help="seed of the throws and the agent (default: drawn)")
+    playing.set_defaults(run=_play)
     return parser
 
 
