@@ -2,7 +2,8 @@
 
 Every bad argument is reported in one line on standard error with exit code 2, before the
 game starts: unknown variant, unknown agent or agent option, bad option value, a seat other
-than ``first``/``second``, a seed that is not a whole number >= 0.
+than ``first``/``second``, a seed that is not a whole number >= 0. A game that ends, is
+left with ``quit`` or runs out of input exits with 0; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ HUMAN = "human"
 SEATS = ("first", "second")
 #: Exit code of bad arguments (argparse's own).
 BAD_ARGUMENTS = 2
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def run_play(variant: str, vs: str = "random", seat: str = "first", seed: str | None = None) -> int:
@@ -31,7 +34,11 @@ def run_play(variant: str, vs: str = "random", seat: str = "first", seed: str | 
     except ValueError as error:
         print(f"zoo-games play: {error}", file=sys.stderr)
         return BAD_ARGUMENTS
-    return session.run()
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        print("\ninterrupted: the game is left unfinished")
+        return INTERRUPTED
 
 
 def _session(variant: str, vs: str, seat: str, seed_text: str | None) -> Session:

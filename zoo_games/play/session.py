@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TextIO
 
 from zoo_games.agents import Agent
 from zoo_games.catalog import Variant
@@ -43,13 +44,22 @@ class Session:
     """A game of ``variant`` between people and the ``agents`` of some seats.
 
     ``agents`` maps a seat (0 for ``player_0``, 1 for ``player_1``) to the agent playing it;
-    the other seats are people at this terminal.
+    the other seats are people at this terminal. Their entries are read, a line at a time,
+    from ``entries`` (standard input by default); entries that do not come from a terminal
+    are echoed after the prompt, so that a scripted game reads like a typed one.
     """
 
-    def __init__(self, variant: Variant, agents: Mapping[int, Agent], seed: int) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        agents: Mapping[int, Agent],
+        seed: int,
+        entries: TextIO | None = None,
+    ) -> None:
         self.variant = variant
         self.agents = dict(agents)
         self.seed = seed
+        self._entries = entries
         self.env = variant.raw_env(render_mode="ansi")
         self.env.reset(seed=seed)
         self.language: MoveLanguage = language_of(self.env.game)
@@ -117,11 +127,12 @@ class Session:
         prompt = f"{self.label(self.state.current_player())}> "
         while True:
             print(prompt, end="", flush=True)
-            line = sys.stdin.readline()
+            entries = self._entries or sys.stdin
+            line = entries.readline()
             if not line:
                 print("\nend of input: the game is left unfinished")
                 return None
-            if not sys.stdin.isatty():
+            if not entries.isatty():
                 print(line.rstrip("\n"))  # a piped entry, shown as if typed
             choice = menu.read(line)
             if isinstance(choice, Move):
