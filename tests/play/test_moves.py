@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from zoo_games.catalog import variants
-from zoo_games.play.language import language_of, normalise
+from zoo_games.play.language import MoveLanguage, language_of, normalise
 from zoo_games.santorini import moves as santorini_moves
 from zoo_games.santorini.rules import SantoriniGame, SantoriniState, play_action
 from zoo_games.senet import moves as senet_moves
@@ -28,6 +30,14 @@ def test_every_variant_names_every_legal_move_uniquely(variant) -> None:
     assert len(language.SIDE_NAMES) == 2
 
 
+@pytest.mark.parametrize("game", ["senet", "togyz_kumalak", "santorini"])
+def test_every_game_has_a_complete_moves_module(game: str) -> None:
+    module = importlib.import_module(f"zoo_games.{game}.moves")
+    wanted = {name for name in vars(MoveLanguage) if not name.startswith("_")}
+    wanted |= set(MoveLanguage.__annotations__)
+    assert {name for name in wanted if not hasattr(module, name)} == set()
+
+
 def test_senet_names_a_move_by_the_houses_left_and_reached() -> None:
     state = SenetGame().state_from_position("CSCSCSCS.................S.... S 5")
     names = {senet_moves.move_names(state, a)[0]: a for a in state.legal_actions()}
@@ -40,6 +50,7 @@ def test_senet_names_the_pass_and_the_wait_in_the_water() -> None:
     blocked = SenetGame().state_from_position("SCCC.......................... S 2")
     assert blocked.legal_actions() == [PASS]
     assert senet_moves.move_names(blocked, PASS) == ("pass",)
+    assert senet_moves.describe(blocked, PASS) == "no dancer can move with this throw"
     waiting = SenetGame("skyruk").state_from_position("CSCSCSCS..................S... S 5")
     assert "27-27" in {senet_moves.move_names(waiting, a)[0] for a in waiting.legal_actions()}
 

@@ -102,7 +102,7 @@ class Session:
     def _heading(self) -> str:
         seats = ", ".join(
             f"{self.label(p)}: "
-            + (f"agent {self.agents[p].name}" if p in self.agents else "you (human)")
+            + (f"agent {self.agents[p].name}" if p in self.agents else "human")
             for p in (0, 1)
         )
         return (
@@ -127,7 +127,7 @@ class Session:
         prompt = f"{self.label(self.state.current_player())}> "
         while True:
             print(prompt, end="", flush=True)
-            entries = self._entries or sys.stdin
+            entries = sys.stdin if self._entries is None else self._entries
             line = entries.readline()
             if not line:
                 print("\nend of input: the game is left unfinished")

@@ -31,6 +31,8 @@ def move_names(state: SenetState, action: int) -> tuple[str, ...]:
 
 def describe(state: SenetState, action: int) -> str:
     """The rules core's own words: ``"dancer 1: 14->17 (beats the dancer there)"``."""
+    if action == PASS:
+        return "no dancer can move with this throw"
     return state.action_to_string(action)
 
 
