@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from zoo_games.catalog import variants
@@ -57,6 +57,7 @@ def test_ranges_of_numbers() -> None:
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.label)
 @settings(max_examples=30, deadline=None)
 @given(entry=st.text(max_size=12) | st.from_regex(r"[wr]?\d{1,3}[ -]?[nsewc]{0,2}\d?"))
+@example(entry="\u00b2")  # a superscript 2: a digit to str.isdigit(), not a number to int()
 def test_any_entry_is_a_legal_move_a_command_or_a_one_line_mistake(variant, entry: str) -> None:
     env = variant.raw_env()
     env.reset(seed=0)

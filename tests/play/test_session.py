@@ -217,7 +217,7 @@ def test_the_agent_can_take_the_first_seat(monkeypatch, capsys) -> None:
     _, out = play(
         monkeypatch, capsys, ["santorini-fixed", "--seat", "second", "--seed", "3"], ["1"]
     )
-    assert "player_0 (yellow): agent random, player_1 (red): you (human)" in out
+    assert "player_0 (yellow): agent random, player_1 (red): human" in out
     assert out.index("player_0 (yellow) plays") < out.index("player_1 (red)> 1")
 
 

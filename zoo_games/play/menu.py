@@ -68,7 +68,7 @@ class MoveMenu:
             if names[0] in shown:
                 continue
             shown.add(names[0])
-            number = int(names[0]) if names[0].isdigit() else len(self.entries) + 1
+            number = int(names[0]) if names[0].isdecimal() else len(self.entries) + 1
             self.entries.append(
                 MenuEntry(number, names[0], language.describe(state, action), action)
             )
@@ -100,12 +100,12 @@ class MoveMenu:
             return Command(entry)
         if entry in self._by_name:
             return Move(self._by_name[entry])
-        if entry.isdigit() and int(entry) in self._by_number:
+        if entry.isdecimal() and int(entry) in self._by_number:
             return Move(self._by_number[int(entry)])
         shown = text.strip()
         if self._language.is_move_syntax(entry):
             return Mistake(f"{shown!r} is not a legal move now: {self.allowed()}")
-        if entry.isdigit():
+        if entry.isdecimal():
             return Mistake(f"there is no move number {shown}: {self.allowed()}")
         return Mistake(f"unknown entry {shown!r}: {self.allowed()}")
 

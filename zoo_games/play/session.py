@@ -101,8 +101,7 @@ class Session:
 
     def _heading(self) -> str:
         seats = ", ".join(
-            f"{self.label(p)}: "
-            + (f"agent {self.agents[p].name}" if p in self.agents else "human")
+            f"{self.label(p)}: " + (f"agent {self.agents[p].name}" if p in self.agents else "human")
             for p in (0, 1)
         )
         return (
