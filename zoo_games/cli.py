@@ -138,7 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
     training.set_defaults(run=_train)
 
     # Values are checked by zoo_games.play, which reports each in one line (docs/play.md).
-    playing = commands.add_parser("play", help="play a game at the terminal (see docs/play.md)")
+    playing = commands.add_parser(
+        "play",
+        help="play a game at the terminal (see docs/play.md)",
+        epilog="exit codes: 0 game over, quit or end of input; 2 bad arguments; 130 Ctrl-C",
+    )
     playing.add_argument("variant", metavar="VARIANT", help="a variant from 'zoo-games list'")
     playing.add_argument(
         "--vs", default="random", help="AGENT[:option=value,...], or 'human' (default: random)"

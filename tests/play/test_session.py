@@ -221,6 +221,26 @@ def test_the_agent_can_take_the_first_seat(monkeypatch, capsys) -> None:
     assert out.index("player_0 (yellow) plays") < out.index("player_1 (red)> 1")
 
 
+def test_agent_options_are_read_from_the_spec(monkeypatch, capsys) -> None:
+    entries = [str(hole) for hole in range(1, 10)] * 3
+    _, own_seed = play(
+        monkeypatch, capsys, ["togyz-kumalak", "--vs", "random:seed=4", "--seed", "0"], entries
+    )
+    _, from_game_seed = play(monkeypatch, capsys, ["togyz-kumalak", "--seed", "4"], entries)
+    assert own_seed.split("\n", 1)[1] == from_game_seed.split("\n", 1)[1]  # no chance in it
+
+
+class Interrupted(io.StringIO):
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_ends_the_game_with_exit_code_130(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", Interrupted())
+    assert main(["play", "santorini-fixed", "--seed", "0"]) == 130
+    assert capsys.readouterr().out.endswith("\ninterrupted: the game is left unfinished\n")
+
+
 # ---------------------------------------------------------------------- arguments
 @pytest.mark.parametrize(
     ("args", "message"),

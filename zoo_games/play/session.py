@@ -125,14 +125,10 @@ class Session:
         print("\n".join(menu.lines()))
         prompt = f"{self.label(self.state.current_player())}> "
         while True:
-            print(prompt, end="", flush=True)
-            entries = sys.stdin if self._entries is None else self._entries
-            line = entries.readline()
-            if not line:
-                print("\nend of input: the game is left unfinished")
+            line = self._read_entry(prompt)
+            if line is None:
+                print("end of input: the game is left unfinished")
                 return None
-            if not entries.isatty():
-                print(line.rstrip("\n"))  # a piped entry, shown as if typed
             choice = menu.read(line)
             if isinstance(choice, Move):
                 return choice
@@ -145,6 +141,25 @@ class Session:
                 return None
             elif self._undo():
                 return choice
+
+    def _read_entry(self, prompt: str) -> str | None:
+        """The next line typed after ``prompt``, or ``None`` at the end of the input.
+
+        At a terminal, :func:`input` reads it, with line editing. Otherwise the line is read
+        as it is and echoed after the prompt, so that a scripted game reads like a typed one.
+        """
+        entries = sys.stdin if self._entries is None else self._entries
+        if entries is sys.stdin and entries.isatty():
+            try:
+                return input(prompt)
+            except EOFError:  # Ctrl-D
+                print()
+                return None
+        print(prompt, end="", flush=True)
+        line = entries.readline()
+        if not entries.isatty():
+            print(line.rstrip("\n"))  # a piped entry, shown as if typed; a newline at the end
+        return line or None
 
     def _show_help(self, menu: MoveMenu) -> None:
         print(f"moves: {self.language.HELP}")
