@@ -1,4 +1,4 @@
-"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
+"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train, play.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
 ``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``,

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from zoo_games.core.game import GameState
 from zoo_games.play.language import MoveLanguage, normalise
 
-COMMANDS = ("help", "undo", "quit")
+#: The commands a player may type instead of a move, and what each does (for ``help``).
+COMMAND_HELP = {
+    "help": "show this help",
+    "undo": "take back your last move (and the opponent's replies to it)",
+    "quit": "leave the game",
+}
+COMMANDS = tuple(COMMAND_HELP)
 
 
 @dataclass(frozen=True)

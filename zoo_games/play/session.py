@@ -21,14 +21,7 @@ from zoo_games.agents import Agent
 from zoo_games.catalog import Variant
 from zoo_games.core.game import GameState
 from zoo_games.play.language import MoveLanguage, language_of
-from zoo_games.play.menu import COMMANDS, Command, Move, MoveMenu
-
-#: What each command does, for ``help``.
-COMMAND_HELP = {
-    "help": "show this help",
-    "undo": "take back your last move (and the opponent's replies to it)",
-    "quit": "leave the game",
-}
+from zoo_games.play.menu import COMMAND_HELP, COMMANDS, Command, Move, MoveMenu
 
 
 @dataclass(frozen=True)
