@@ -57,7 +57,7 @@ def _session(variant: str, vs: str, seat: str, seed_text: str | None) -> Session
     else:
         try:
             agents[1 - SEATS.index(seat)] = make_from_spec(vs, seed=seed)
-        except (ValueError, TypeError, ImportError) as error:
+        except (ValueError, TypeError, ImportError, OSError) as error:  # e.g. no checkpoint file
             raise ValueError(f"--vs {vs!r}: {error}") from None
     return Session(chosen, agents, seed)
 
