@@ -1,8 +1,9 @@
-"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
+"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train, play.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
 ``zoo-games arena togyz-kumalak random greedy --games 100``,
-``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
+``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``,
+``zoo-games play togyz-kumalak --vs random``.
 
 This module only reads arguments: every value is checked here, up front, so that a mistake
 gets one line saying what is wrong and what is allowed (and no work starts); the commands
@@ -199,6 +200,12 @@ def _arena(args: argparse.Namespace) -> int:
     )
 
 
+def _play(args: argparse.Namespace) -> int:
+    from zoo_games.play import run_play
+
+    return run_play(args.variant, vs=args.vs, seat=args.seat, seed=args.seed)
+
+
 # ---------------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
@@ -274,6 +281,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", help="also write arena.json, arena.csv and arena.png there"
     )
     arena.set_defaults(run=_arena, parser=arena)
+
+    # Values are checked by zoo_games.play, which reports each in one line (docs/play.md).
+    playing = commands.add_parser(
+        "play",
+        help="play a game at the terminal (see docs/play.md)",
+        epilog="exit codes: 0 game over, quit or end of input; 2 bad arguments; 130 Ctrl-C",
+    )
+    playing.add_argument("variant", metavar="VARIANT", help="a variant from 'zoo-games list'")
+    playing.add_argument(
+        "--vs", default="random", help="AGENT[:option=value,...], or 'human' (default: random)"
+    )
+    playing.add_argument("--seat", default="first", help="your seat: first or second")
+    playing.add_argument("--seed", help="seed of the throws and the agent (default: drawn)")
+    playing.set_defaults(run=_play)
     return parser
 
 

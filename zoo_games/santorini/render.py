@@ -12,6 +12,8 @@ WORKER_LETTERS = ("A", "B", "Y", "Z")
 LEVEL_SHADES = ((232, 232, 226), (196, 196, 186), (156, 156, 146), (112, 112, 104))
 DOME_BLUE = (40, 90, 200)
 WORKER_COLORS = ((240, 200, 60), (200, 60, 60))
+#: Each player by the colour of its workers' discs, for people.
+PLAYER_COLOUR_NAMES = ("yellow", "red")
 
 
 def status_line(state: SantoriniState) -> str:
