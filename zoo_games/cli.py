@@ -256,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     training.set_defaults(run=_train, parser=training)
 
+    # Values are checked by zoo_games.arena.command, which reports each in one line.
     arena = commands.add_parser(
         "arena", help="a round-robin tournament between agents, with win rates and Elo"
     )
@@ -267,12 +268,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="agent specs, e.g. random or mcts:simulations=400",
     )
     arena.add_argument(
-        "--games", type=at_least(2), default=100, metavar="N", help="games per pairing, even (100)"
+        "--games", type=int, default=100, metavar="N", help="games per pairing, even (100)"
     )
-    arena.add_argument("--seed", type=seed, default=0, metavar="S", help="seed, >= 0 (0)")
+    arena.add_argument("--seed", type=int, default=0, metavar="S", help="seed, >= 0 (0)")
     arena.add_argument(
         "--workers",
-        type=at_least(1),
+        type=int,
         default=1,
         metavar="W",
         help="processes playing the games (1)",
