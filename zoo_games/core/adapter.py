@@ -111,7 +111,6 @@ class BoardGameEnv(AECEnv):
         self._observer = observer
         self._renderer = renderer
         self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
         self._player_of = dict(zip(AGENTS, PLAYERS, strict=True))
         num_actions = game.num_actions
         mask_space = spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8)
@@ -193,9 +192,9 @@ class BoardGameEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection``; ``None`` for an agent whose game has ended."""
+        if self.game_state is None:
+            raise ValueError("step() before reset(): call reset() first")
         if not self.agents:
-            if self.game_state is None:
-                raise ValueError("step() before reset(): call reset() first")
             raise ValueError("the game is over and every agent has left it: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
