@@ -38,19 +38,23 @@ class Evaluation:
         return self.wins / self.games if self.games else 0.0
 
 
+def masked_logits(module: Any, observation: dict[str, np.ndarray]) -> torch.Tensor:
+    """The logits of ``module`` (an RLModule with masking) for one observation, illegal -inf."""
+    batch = {
+        Columns.OBS: {
+            key: torch.as_tensor(np.asarray(value)[None]) for key, value in observation.items()
+        }
+    }
+    with torch.no_grad():
+        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+    return logits.masked_fill(~torch.as_tensor(observation["action_mask"]).bool(), -np.inf)
+
+
 def greedy_policy(module: Any) -> Policy:
     """The legal action with the highest logit of ``module`` (an RLModule with masking)."""
 
     def act(observation: dict[str, np.ndarray]) -> int:
-        batch = {
-            Columns.OBS: {
-                key: torch.as_tensor(np.asarray(value)[None]) for key, value in observation.items()
-            }
-        }
-        with torch.no_grad():
-            logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-        logits = logits.masked_fill(~torch.as_tensor(observation["action_mask"]).bool(), -np.inf)
-        return int(torch.argmax(logits))
+        return int(torch.argmax(masked_logits(module, observation)))
 
     return act
 
