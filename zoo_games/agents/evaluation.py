@@ -48,10 +48,18 @@ def winning_actions(state: GameState) -> list[int]:
 @cache
 def winning_actions_finder(game_name: str) -> Callable[[GameState], list[int]]:
     """The function :func:`winning_actions` uses for the game called ``game_name``."""
+    return fast_winning_actions(game_name) or _winning_actions_by_trying
+
+
+def fast_winning_actions(game_name: str) -> Callable[[GameState], list[int]] | None:
+    """The game's own finder of immediately winning actions, or ``None`` if it has none.
+
+    Such a finder is cheap enough to call at every move of a rollout.
+    """
     finder: Callable[[GameState], list[int]] | None = getattr(
         _knowledge(game_name), "winning_actions", None
     )
-    return finder or _winning_actions_by_trying
+    return finder
 
 
 def _winning_actions_by_trying(state: GameState) -> list[int]:

@@ -14,10 +14,13 @@ Choices, and why:
   simulation would cost five rollouts per chance node on the path for no better estimate.
 * **Rollouts.** ``rollout="random"`` plays uniformly random moves to the end of the game.
   ``rollout="heuristic"`` (the default) plays ``rollout_depth`` random moves and then scores
-  the position with the game's evaluation (:mod:`zoo_games.agents.evaluation`): rollouts to
-  the end are long in Senet and Togyz Kumalak (hundreds of moves) and say little about a
-  position in Santorini, where random players blunder wins away; a cut rollout is both
-  cheaper and less noisy.
+  the position with the game's evaluation (:mod:`zoo_games.agents.evaluation`); where the
+  game finds its winning moves cheaply (Santorini's climbs onto level 3), a rollout also
+  always takes a win in one. Rollouts to the end are long in Senet and Togyz Kumalak
+  (hundreds of moves) and say little about a position in Santorini, where random players
+  blunder wins away; a short rollout cut by the evaluation is cheaper and less noisy. The
+  default depth of 4 did at least as well as 10 against ``greedy`` in short trials on all
+  three games.
 * **Decisive and anti-decisive moves.** A search with random rollouts easily misses a win in
   one among many moves, or a reply that stops the opponent's. So: a move that wins at once is
   played without search; at the root, moves after which the opponent can win at once are
@@ -42,6 +45,7 @@ from dataclasses import dataclass, field
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.agents.evaluation import (
     evaluation_for,
+    fast_winning_actions,
     opponent_wins_next,
     winning_actions,
     winning_actions_finder,
@@ -108,9 +112,10 @@ class MCTSAgent(Agent):
     """UCT with sampled chance, cut heuristic rollouts and solved wins (module docstring).
 
     Options: ``simulations`` (per move) or ``seconds`` (per move), not both; neither means
-    1000 simulations. ``rollout`` is ``"heuristic"`` (``rollout_depth`` random moves, then the
-    evaluation) or ``"random"`` (to the end). ``exploration`` is UCB1's constant ``c`` in
-    ``q + c * sqrt(ln N / n)``, with values in [-1, 1]. The same ``seed`` and the same
+    1000 simulations. ``rollout`` is ``"heuristic"`` (``rollout_depth`` random moves, wins in
+    one taken where the game finds them cheaply, then the evaluation) or ``"random"`` (to
+    the end). ``exploration`` is UCB1's constant ``c`` in ``q + c * sqrt(ln N / n)``, with
+    values in [-1, 1]. The same ``seed`` and the same
     ``simulations`` give the same moves; a ``seconds`` budget depends on the machine.
     """
 
@@ -121,7 +126,7 @@ class MCTSAgent(Agent):
         simulations: int | None = None,
         seconds: float | None = None,
         rollout: str = "heuristic",
-        rollout_depth: int = 10,
+        rollout_depth: int = 4,
         exploration: float = 1.4,
         seed: int | None = None,
     ) -> None:
@@ -149,6 +154,7 @@ class MCTSAgent(Agent):
         # The game's evaluation and win finder, looked up once per move (see act).
         self._evaluate: Callable[[GameState, int], float] = _no_evaluation
         self._winning_actions: Callable[[GameState], list[int]] = winning_actions
+        self._rollout_wins: Callable[[GameState], list[int]] | None = None
         self.last_search: SearchResult | None = None
 
     def __repr__(self) -> str:
@@ -170,6 +176,9 @@ class MCTSAgent(Agent):
         player = state.current_player()
         self._evaluate = evaluation_for(state.game.name)
         self._winning_actions = winning_actions_finder(state.game.name)
+        self._rollout_wins = (
+            fast_winning_actions(state.game.name) if self.rollout == "heuristic" else None
+        )
         wins = self._winning_actions(state)
         legal = state.legal_actions()
         if wins or len(legal) == 1:
@@ -313,6 +322,7 @@ class MCTSAgent(Agent):
         """The result for ``player_0`` of playing on from ``state`` (changed in place)."""
         rng = self._rng
         limit = self.rollout_depth if self.rollout == "heuristic" else -1
+        find_wins = self._rollout_wins
         moves = 0
         while True:
             player = state.current_player()
@@ -323,6 +333,11 @@ class MCTSAgent(Agent):
                 continue
             if moves == limit:
                 return self._evaluate(state, 0)
+            if find_wins is not None:
+                wins = find_wins(state)
+                if wins:
+                    state.apply_action(wins[0])
+                    continue
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             moves += 1
