@@ -15,7 +15,7 @@ Choices, and why:
 * **Rollouts.** ``rollout="random"`` plays uniformly random moves to the end of the game.
   ``rollout="heuristic"`` (the default) plays ``rollout_depth`` random moves and then scores
   the position with the game's evaluation (:mod:`zoo_games.agents.evaluation`); where the
-  game finds its winning moves cheaply (Santorini's climbs onto level 3), a rollout also
+  game finds its winning moves cheaply (Santorini, Togyz Kumalak), a rollout also
   always takes a win in one. Rollouts to the end are long in Senet and Togyz Kumalak
   (hundreds of moves) and say little about a position in Santorini, where random players
   blunder wins away; a short rollout cut by the evaluation is cheaper and less noisy. The
