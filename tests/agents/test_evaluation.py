@@ -91,6 +91,21 @@ def test_senet_counts_progress_safety_and_blockades():
     assert evaluate(state, 1) == pytest.approx(-expected)
 
 
+def test_senet_scores_a_chance_node_as_the_expectation_over_the_throws():
+    # What greedy relies on: the evaluation ignores the throw, so a chance node's score is
+    # the probability-weighted score of the states after each throw.
+    game = game_of("senet-skyruk-7")
+    evaluate = evaluation_for("senet")
+    state = game.state_from_position("C.S.CS..C.S.C..S...C...S..CS.S..S.C.C"[:30] + " C")
+    assert state.is_chance_node()
+    expected = 0.0
+    for throw, probability in state.chance_outcomes():
+        child = state.clone()
+        child.apply_action(throw)
+        expected += probability * evaluate(child, 1)
+    assert evaluate(state, 1) == pytest.approx(expected)
+
+
 def test_unknown_games_have_no_evaluation():
     with pytest.raises(ValueError, match="has no evaluation"):
         evaluation_for("chess")

@@ -40,7 +40,9 @@ def winning_actions(state: GameState) -> list[int]:
     """The mover's legal actions after which the mover has won, at a decision node.
 
     Uses the game's own ``winning_actions`` if it has one (Santorini: the climbs onto level
-    3, found on masks), else tries every legal action on a clone.
+    3, found on masks; Togyz Kumalak: tries the moves only when counting cannot rule a win
+    out), else tries every legal action on a clone. A game's own finder may name just one
+    action for each winning move (Santorini's winning climbs are legal with any build).
     """
     return winning_actions_finder(state.game.name)(state)
 

@@ -89,7 +89,8 @@ class SearchResult:
     """What one :meth:`MCTSAgent.act` found: a policy target and the cost of the search.
 
     A move that wins at once, or the only legal move, is played without search: its
-    ``visit_counts`` are then ``{action: 1}`` and ``simulations`` is 0.
+    ``visit_counts`` are then ``{action: 1}``, ``simulations`` is 0 and ``value`` is 1 for
+    the win and 0 (not searched) for the forced move.
     """
 
     action: int

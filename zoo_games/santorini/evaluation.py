@@ -8,8 +8,9 @@ climbing. Free cells around a worker also matter on their own: a player without 
 loses. The same function is the potential of the reward shaping in training
 (:mod:`zoo_games.rllib.shaping`).
 
-:func:`winning_actions` finds the climbs onto level 3 with a few mask operations, which lets
-the agents look for immediate wins (their own and the opponent's) without trying every move.
+:func:`winning_actions` finds the climbs onto level 3 with a few mask operations (and rules
+out boxing the opponent in by counting), which lets the agents look for immediate wins
+(their own and the opponent's) without trying every move.
 """
 
 from __future__ import annotations
@@ -76,16 +77,22 @@ def _standing(state: SantoriniState, player: int) -> float:
 
 
 def winning_actions(state: SantoriniState) -> list[int]:
-    """The mover's climbs onto level 3, one action each (build direction 0: never built).
+    """The mover's moves that win at once: climbs, and moves that box the opponent in.
 
-    Empty while workers are being placed or once the game is over. Every such climb is
-    legal: the target is free and one level up, and a winning move needs no build.
+    A climb is found on masks (one action per climb, build direction 0: a winning move
+    builds nothing, so every direction is legal). Boxing the opponent in is ruled out by
+    counting when some opponent worker has 3 or more free cells it can step onto and at least
+    2 parts left of the level it stands on: one move takes at most one of those cells with a
+    worker and one with a build, and from any cell left the worker can build on the cell it
+    came from. Only when that fails is every move tried on a copy.
     """
     if state.winner >= 0 or UNPLACED in state.workers:
         return []
-    workers, heights, mover = state.workers, state.heights, state.mover
+    workers, heights, mover, levels = state.workers, state.heights, state.mover, state.levels
     occupied = 1 << workers[0] | 1 << workers[1] | 1 << workers[2] | 1 << workers[3]
-    targets = state.levels[3] & ~occupied
+    if not _opponent_surely_moves(state, occupied):
+        return [action for action in state.legal_actions() if _wins(state, action)]
+    targets = levels[3] & ~occupied
     wins: list[int] = []
     for worker in (0, 1):
         cell = workers[2 * mover + worker]
@@ -96,3 +103,26 @@ def winning_actions(state: SantoriniState) -> list[int]:
                 if targets & bit
             )
     return wins
+
+
+def _opponent_surely_moves(state: SantoriniState, occupied: int) -> bool:
+    """Whether the opponent has a legal move after any move of the mover (see above)."""
+    levels, heights, parts = state.levels, state.heights, state.parts
+    opponent = 1 - state.mover
+    for cell in state.workers[2 * opponent : 2 * opponent + 2]:
+        height = heights[cell]
+        walkable = levels[0] | levels[1] | (levels[2] if height else 0)
+        if height == 2:
+            walkable |= levels[3]
+        room = (walkable & NEIGHBOUR_MASK[cell] & ~occupied).bit_count()
+        if room >= 3 and parts[height] >= 2:
+            return True
+    return False
+
+
+def _wins(state: SantoriniState, action: int) -> bool:
+    """Whether the mover has won after ``action`` (played on a copy)."""
+    mover = state.mover
+    child = state.clone()
+    child.apply_action(action)
+    return child.winner == mover
