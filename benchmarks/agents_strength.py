@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 
 from zoo_games import agents
@@ -88,10 +89,10 @@ def main() -> None:
             start = time.perf_counter()
             wins, draws, losses = match(label, first, second, args.games)
             print(
-                f"| {label} | {first} | {second} | {args.games} | {wins} | {draws} | {losses} |"
-                f"  <!-- {time.perf_counter() - start:.0f} s -->",
+                f"| {label} | {first} | {second} | {args.games} | {wins} | {draws} | {losses} |",
                 flush=True,
             )
+            print(f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
     print()
     print("| variant | MCTS simulations per second (median of runs) |")
     print("|---|---|")
