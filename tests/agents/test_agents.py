@@ -143,6 +143,25 @@ def test_a_chance_node_is_solved_to_the_probability_weighted_value():
     assert _solve(node) and node.solved == pytest.approx(0.25 - 0.75)
 
 
+def solved_children(player: int, values: list[float], untried: list[int]) -> Node:
+    node = Node(player)
+    node.untried = untried
+    for action, value in enumerate(values):
+        node.children[action] = Node(1 - player)
+        node.children[action].solved = value
+    return node
+
+
+def test_a_decision_node_is_solved_by_one_winning_child_or_by_all_children():
+    # Values are player_0's: player_1 wins with a child worth -1.
+    assert _solve(node := solved_children(1, [0.0, -1.0], untried=[5])) and node.solved == -1.0
+    assert _solve(node := solved_children(0, [-1.0, 0.0], untried=[])) and node.solved == 0.0
+    assert not _solve(solved_children(0, [-1.0, 0.0], untried=[5]))  # 5 might still win
+    open_child = solved_children(0, [-1.0], untried=[])
+    open_child.children[1] = Node(1)  # not solved yet
+    assert not _solve(open_child)
+
+
 def test_mcts_reports_visit_counts_as_a_policy():
     state = game_of("togyz-kumalak").new_initial_state()
     agent = agents.make("mcts", simulations=200, seed=3)
