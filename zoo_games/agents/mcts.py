@@ -291,18 +291,29 @@ class MCTSAgent(Agent):
                 break
 
     def _select(self, node: Node) -> tuple[int, Node]:
-        """The child with the best UCB1 score for the player to act at ``node``."""
+        """The child with the best UCB1 score for the player to act at ``node``.
+
+        Children solved as losses for that player are never chosen: simulations through
+        them would only repeat a known result and drag the node's mean towards a move its
+        player will not play. (A node all of whose children are solved is solved itself, so
+        some child is always left.)
+        """
         sign = 1.0 if node.player == 0 else -1.0
         explore = self.exploration * math.sqrt(math.log(node.visits))
         best_score = -math.inf
         best: tuple[int, Node] | None = None
         for action, child in node.children.items():
             solved = child.solved
-            mean = sign * (solved if solved is not None else child.total / child.visits)
+            if solved is None:
+                mean = sign * child.total / child.visits
+            elif sign * solved <= -1.0:
+                continue
+            else:
+                mean = sign * solved
             score = mean + explore / math.sqrt(child.visits)
             if score > best_score:
                 best_score, best = score, (action, child)
-        assert best is not None  # a decision node has at least one action
+        assert best is not None  # see the docstring
         return best
 
     def _new_node(self, state: GameState) -> Node:
