@@ -44,7 +44,7 @@ class GreedyAgent(Agent):
         check_decision_node(state)
         wins = winning_actions(state)
         if wins:
-            return wins[self._rng.randrange(len(wins))] if len(wins) > 1 else wins[0]
+            return self._rng.choice(wins)
         return self._rng.choice(self.best_actions(state))
 
     def action_values(self, state: GameState) -> dict[int, float]:

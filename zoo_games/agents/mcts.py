@@ -28,7 +28,8 @@ Choices, and why:
   at once is *solved* as a win on creation, a terminal node is solved as its return, and
   solved values propagate upwards (MCTS-Solver: a node is won when one child is won for its
   player, and decided when all its children are; a chance node when all its throws are, to
-  their probability-weighted value). Solved values replace sampled means in the selection.
+  their probability-weighted value). Solved values replace sampled means in the selection,
+  and a child solved as a loss for the player to act is not selected again.
 
 Values are kept from ``player_0``'s point of view (the games are zero-sum), so the same
 player acting several times in a row (Senet's extra turns) needs no special care.
