@@ -28,7 +28,7 @@ from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import evaluate_against, win_rate_column
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
-from zoo_games.rllib.policy_agent import ModuleAgent, masked_greedy_action
+from zoo_games.rllib.policy_agent import ModuleAgent, masked_logits
 from zoo_games.rllib.train import TrainSettings, ppo_config, train
 
 #: The first variant of each game keeps the RLlib part of CI short.
@@ -152,9 +152,8 @@ def test_module_agent_sees_what_the_environment_shows_and_plays_in_the_arena(lab
             break
         observation = env.observe(env.agent_selection)
         action = agent.act(env.game_state)
-        assert action == masked_greedy_action(
-            module, observation["observation"], observation["action_mask"]
-        )
+        logits = masked_logits(module, observation["observation"], observation["action_mask"])
+        assert action == int(torch.argmax(logits))
         env.step(action)
     # Whole games against random play: the arena applies its actions with a legality check.
     result = run_arena(label, {"module": agent, "random": "random"}, games=2, seed=0)

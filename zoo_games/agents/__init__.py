@@ -9,9 +9,12 @@ Every agent takes a rules-core state and returns a legal action without changing
     env.reset(seed=0)
     agent = agents.make("random", seed=0)
     action = agent.act(env.game_state)
+
+and :func:`play_game` plays a whole game of any environment with one agent per seat.
 """
 
 from zoo_games.agents.base import Agent
+from zoo_games.agents.loop import play_game, policy
 from zoo_games.agents.registry import make, make_from_spec, names, parse_spec
 
-__all__ = ["Agent", "make", "make_from_spec", "names", "parse_spec"]
+__all__ = ["Agent", "make", "make_from_spec", "names", "parse_spec", "play_game", "policy"]

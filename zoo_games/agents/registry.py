@@ -17,6 +17,9 @@ from zoo_games.agents.base import Agent
 #: Agent name -> ``module:class``.
 AGENT_CLASSES = {
     "random": "zoo_games.agents.random_agent:RandomAgent",
+    "greedy": "zoo_games.agents.greedy:GreedyAgent",
+    "mcts": "zoo_games.agents.mcts:MCTSAgent",
+    "rllib": "zoo_games.agents.rllib_agent:RLlibAgent",
 }
 
 

@@ -1,7 +1,7 @@
 """A trained RLModule as an :class:`~zoo_games.agents.Agent`, so the arena can play it.
 
-:func:`masked_greedy_action` is the one place where a module turns an observation into an
-action (the legal action with the highest logit); :class:`ModuleAgent` applies it to a
+:func:`masked_logits` is the one place where a module turns an observation into action
+logits (the legal action with the highest logit); :class:`ModuleAgent` applies it to a
 rules-core state through the variant's observer, which gives exactly the observation the
 environment would give the player to act.
 """
@@ -21,8 +21,8 @@ from zoo_games.core.adapter import AGENTS
 from zoo_games.core.game import GameState
 
 
-def masked_greedy_action(module: Any, observation: np.ndarray, action_mask: np.ndarray) -> int:
-    """The legal action (``action_mask`` 1) with the highest logit of ``module``.
+def masked_logits(module: Any, observation: np.ndarray, action_mask: np.ndarray) -> torch.Tensor:
+    """The logits of ``module`` for one observation, ``-inf`` for the illegal actions.
 
     ``module`` is an RLModule taking ``{"observation", "action_mask"}`` observations, as
     :class:`~zoo_games.rllib.module.MaskedActorCritic` does.
@@ -35,22 +35,27 @@ def masked_greedy_action(module: Any, observation: np.ndarray, action_mask: np.n
     }
     with torch.no_grad():
         logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-    logits = logits.masked_fill(~torch.as_tensor(action_mask).bool(), -np.inf)
-    return int(torch.argmax(logits))
+    return logits.masked_fill(~torch.as_tensor(action_mask).bool(), -np.inf)
 
 
 class ModuleAgent(Agent):
-    """Plays the greedy action of an in-memory RLModule on variant ``variant_label``.
+    """Plays an in-memory RLModule on variant ``variant_label``.
 
     ``module`` is one module for both seats (a shared self-play policy), or a mapping from
-    seat (``"player_0"``, ``"player_1"``) to the module trained for it. The agent is
-    deterministic: ``seed`` is accepted for the arena and otherwise unused.
+    seat (``"player_0"``, ``"player_1"``) to the module trained for it. By default the agent
+    plays the legal action with the highest logit (and ``seed`` is unused); ``sample=True``
+    draws an action with the masked policy's probabilities, from a generator seeded by
+    ``seed``.
     """
 
     name = "module"
 
     def __init__(
-        self, module: Any | Mapping[str, Any], variant_label: str, seed: int | None = None
+        self,
+        module: Any | Mapping[str, Any],
+        variant_label: str,
+        sample: bool = False,
+        seed: int | None = None,
     ) -> None:
         super().__init__(seed)
         self._modules = (
@@ -58,12 +63,22 @@ class ModuleAgent(Agent):
             if isinstance(module, Mapping)
             else [module] * len(AGENTS)
         )
-        self._observer = find_variant(variant_label).raw_env().observer
+        self.variant = variant_label
+        self.sample = sample
+        env = find_variant(variant_label).raw_env()
+        self._game = env.game
+        self._observer = env.observer
+        self._rng = np.random.default_rng(seed)
 
     def act(self, state: GameState) -> int:
-        """The legal action with the highest logit of the module playing this seat."""
+        """The module's action for the player to act in ``state``."""
         check_decision_node(state)
+        if state.game.name != self._game.name or state.game.options() != self._game.options():
+            raise ValueError(f"this agent plays {self.variant!r}, not {state.game!r}")
         player = state.current_player()
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8).copy()
-        observation = self._observer.observe(state, player)
-        return masked_greedy_action(self._modules[player], observation, mask)
+        logits = masked_logits(self._modules[player], self._observer.observe(state, player), mask)
+        if not self.sample:
+            return int(torch.argmax(logits))
+        probabilities = torch.softmax(logits, dim=-1).double().numpy()
+        return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))

@@ -1,8 +1,9 @@
 """Potential-based reward shaping for training, which leaves every game's return unchanged.
 
 A game whose only reward is +1/-1 at the end gives PPO little to learn from in a long game.
-With a potential ``phi(state, player)`` (Togyz Kumalak: the kazan difference; Santorini:
-how much higher one's workers stand than the opponent's), each of
+With a potential ``phi(state, player)``, the game's static evaluation
+(:func:`zoo_games.agents.evaluation.evaluation_for`: Togyz Kumalak's kazan difference and
+tuzduks, Santorini's heights and climbs, the same numbers the search agents use), each of
 an agent's steps is rewarded ``phi(now) - phi(at its previous step)`` and the last step also
 ``-phi(last)``: the shaping terms telescope to zero over a game, so an agent's return is still
 exactly the game's +1/-1/0 (Ng, Harada and Russell, 1999: such shaping does not change which
@@ -14,35 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from zoo_games.agents.evaluation import evaluation_for
 from zoo_games.core.game import GameState
 
 Potential = Callable[[GameState, int], float]
 
-
-def _kazan_difference(state: GameState, player: int) -> float:
-    kazans = state.kazans  # type: ignore[attr-defined]
-    return (kazans[player] - kazans[1 - player]) / 82.0
-
-
-def _height_difference(state: GameState, player: int) -> float:
-    heights = state.heights  # type: ignore[attr-defined]
-    workers = state.workers  # type: ignore[attr-defined]
-
-    def standing(slot: int) -> int:
-        return heights[workers[slot]] if workers[slot] >= 0 else 0
-
-    mine = standing(2 * player) + standing(2 * player + 1)
-    theirs = standing(2 * (1 - player)) + standing(2 * (1 - player) + 1)
-    return (mine - theirs) / 6.0
-
-
-#: Game name -> potential; games not listed are trained on their plain rewards.
-POTENTIALS: dict[str, Potential] = {
-    "togyz_kumalak": _kazan_difference,
-    "santorini": _height_difference,
-}
+#: Games whose evaluation (:mod:`zoo_games.agents.evaluation`) is their shaping potential;
+#: the others are trained on their plain rewards. Senet is left out so that its documented
+#: training results, made without shaping, stay what ``shaping=True`` (the default) gives;
+#: its evaluation would serve as a potential in the same way.
+SHAPED_GAMES = ("togyz_kumalak", "santorini")
 
 
 def potential_for(game_name: str) -> Potential | None:
-    """The shaping potential of a game, or ``None`` if it has none."""
-    return POTENTIALS.get(game_name)
+    """The shaping potential of a game (its evaluation), or ``None`` if it is not shaped."""
+    return evaluation_for(game_name) if game_name in SHAPED_GAMES else None

@@ -1,0 +1,240 @@
+"""Agents against the rules: legal moves, states left alone, wins and blocks, seeds, errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zoo_games import agents
+from zoo_games.agents.evaluation import opponent_wins_next, winning_actions
+from zoo_games.agents.mcts import Node, _solve
+from zoo_games.catalog import find_variant, labels
+from zoo_games.core.game import CHANCE, GameState
+
+
+def game_of(label: str):
+    return find_variant(label).raw_env().game
+
+
+def random_decision_state(label: str, seed: int, plies: int) -> GameState:
+    """The last decision node of a seeded random game of ``plies`` moves (chance sampled)."""
+    rng = random.Random(seed)
+    state = game_of(label).new_initial_state()
+    decision = None
+    for _ in range(plies + 1):
+        while state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices(*zip(*outcomes, strict=True))[0])
+        if state.is_terminal():
+            break
+        decision = state.clone()
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert decision is not None
+    return decision
+
+
+def fingerprint(state: GameState):
+    return state.position(), state.legal_actions(), state.returns(), state.current_player()
+
+
+AGENT_SPECS = ["random", "greedy", "mcts:simulations=20"]
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    label=st.sampled_from(labels()),
+    seed=st.integers(0, 2**32 - 1),
+    plies=st.integers(0, 80),
+)
+def test_agents_play_legal_actions_and_leave_the_state_alone(spec, label, seed, plies):
+    state = random_decision_state(label, seed, plies)
+    before = fingerprint(state)
+    action = agents.make_from_spec(spec, seed=seed).act(state)
+    assert action in state.legal_actions()
+    assert fingerprint(state) == before
+
+
+# ---------------------------------------------------------------- decisive moves
+# White sows its ninth hole (2 balls): the first goes back, the second into Black's hole 1,
+# making 2 there, an even count: a capture of 2 that takes White's kazan from 80 to 82. Every
+# other White hole holds 1 ball, which moves to the next White hole and captures nothing.
+# White, 17 ahead with most of the balls left on its side, would likely win later anyway.
+TOGYZ_WIN = "1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,1 80 63 W"
+# player_0's worker 0 on cell 0 (level 2) can climb E onto cell 1 (level 3) and win. player_1's
+# worker on cell 12 (level 2) also threatens the level-3 cell 18, which player_0's worker 1
+# (cell 24) could dome: a block that tempts, but winning at once is better.
+# Parts: levels 1 and 2 on cells 0 and 12 and levels 1-3 on cells 1 and 18: 4, 4, 2 used.
+SANTORINI_WIN = "23000/00000/00200/00030/00000 0,24;12,4 0 18,14,12,18"
+# player_1's worker on cell 12 (level 2) threatens to climb onto cell 18 (level 3). Only a
+# dome on 18 stops it, and only player_0's worker 1 (cell 24) can build there, after moving
+# to 19 or 23: 2 of the 47 legal moves. Worker 0 (cell 6) is too far to build on 18.
+SANTORINI_BLOCK = "00000/00000/00200/00030/00000 6,24;12,4 0 20,16,13,18"
+
+DECIDING_AGENTS = [
+    pytest.param(lambda: agents.make("greedy", seed=0), id="greedy"),
+    pytest.param(lambda: agents.make("mcts", simulations=300, seed=0), id="mcts"),
+]
+
+
+@pytest.mark.parametrize("make_agent", DECIDING_AGENTS)
+@pytest.mark.parametrize(
+    ("label", "position", "winning"),
+    [("togyz-kumalak", TOGYZ_WIN, {8}), ("santorini-fixed", SANTORINI_WIN, set(range(32, 40)))],
+)
+def test_agents_take_a_win_in_one(make_agent, label, position, winning):
+    state = game_of(label).state_from_position(position)
+    assert set(winning_actions(state)) <= winning
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        assert (child.is_terminal() and child.returns()[0] == 1) == (action in winning)
+    assert len(state.legal_actions()) > len(winning)
+    assert make_agent().act(state) in winning
+
+
+@pytest.mark.parametrize("make_agent", DECIDING_AGENTS)
+def test_agents_block_the_opponents_win_in_one(make_agent):
+    state = game_of("santorini-fixed").state_from_position(SANTORINI_BLOCK)
+    legal = state.legal_actions()
+    blocking = []
+    for action in legal:
+        child = state.clone()
+        child.apply_action(action)
+        assert not child.is_terminal()  # player_0 cannot win here itself
+        if not opponent_wins_next(child, 0):
+            blocking.append(action)
+    assert len(legal) == 47 and len(blocking) == 2
+    assert {state.action_to_string(a) for a in blocking} == {
+        "worker 1 N to r3c4, build a dome W on r3c3",
+        "worker 1 W to r4c3, build a dome N on r3c3",
+    }
+    assert make_agent().act(state) in blocking
+
+
+# ---------------------------------------------------------------- MCTS internals
+def test_mcts_samples_senet_throws_with_the_rules_probabilities():
+    # The spools to move with a 2 (no extra turn), with 5 legal moves: after any move the
+    # next node is the cons' throw, which every simulation through that move samples.
+    state = game_of("senet-kendall-5").state_from_position("C.S.CS..C.S.C..S...C...S...... S 2")
+    assert len(state.legal_actions()) == 5
+    agent = agents.make("mcts", simulations=3000, seed=1)
+    agent.act(state)
+    search = agent.last_search
+    assert search is not None and search.root is not None
+    chance = max(search.root.children.values(), key=lambda node: node.visits)
+    assert chance.player == CHANCE
+    visits = sum(child.visits for child in chance.children.values())
+    for outcome, probability in state.chance_outcomes():
+        frequency = chance.children[outcome].visits / visits
+        assert frequency == pytest.approx(probability, abs=0.05), outcome
+
+
+def test_a_chance_node_is_solved_to_the_probability_weighted_value():
+    node = Node(CHANCE)
+    node.outcomes = ((1, 0.25), (2, 0.75))
+    for outcome, value in ((1, 1.0), (2, -1.0)):
+        node.children[outcome] = Node(0)
+        node.children[outcome].solved = value
+    assert _solve(node) and node.solved == pytest.approx(0.25 - 0.75)
+
+
+def solved_children(player: int, values: list[float], untried: list[int]) -> Node:
+    node = Node(player)
+    node.untried = untried
+    for action, value in enumerate(values):
+        node.children[action] = Node(1 - player)
+        node.children[action].solved = value
+    return node
+
+
+def test_a_decision_node_is_solved_by_one_winning_child_or_by_all_children():
+    # Values are player_0's: player_1 wins with a child worth -1.
+    assert _solve(node := solved_children(1, [0.0, -1.0], untried=[5])) and node.solved == -1.0
+    assert _solve(node := solved_children(0, [-1.0, 0.0], untried=[])) and node.solved == 0.0
+    assert not _solve(solved_children(0, [-1.0, 0.0], untried=[5]))  # 5 might still win
+    open_child = solved_children(0, [-1.0], untried=[])
+    open_child.children[1] = Node(1)  # not solved yet
+    assert not _solve(open_child)
+
+
+def test_mcts_reports_visit_counts_as_a_policy():
+    state = game_of("togyz-kumalak").new_initial_state()
+    agent = agents.make("mcts", simulations=200, seed=3)
+    action = agent.act(state)
+    search = agent.last_search
+    assert search is not None and search.action == action and search.simulations == 200
+    assert sum(search.visit_counts.values()) == 200
+    assert set(search.visit_counts) <= set(state.legal_actions())
+    assert sum(search.policy().values()) == pytest.approx(1.0)
+    assert search.visit_counts[action] == max(search.visit_counts.values())
+
+
+def test_mcts_with_a_time_budget_and_random_rollouts_plays():
+    state = game_of("santorini-fixed").new_initial_state()
+    agent = agents.make_from_spec("mcts:seconds=0.05,rollout=random", seed=0)
+    assert agent.act(state) in state.legal_actions()
+    assert agent.last_search is not None and agent.last_search.simulations > 0
+
+
+# ---------------------------------------------------------------- seeds and errors
+def play_out(label: str, spec: str, seed: int, moves: int = 12) -> list[int]:
+    rng = random.Random(0)
+    state = game_of(label).new_initial_state()
+    agent = agents.make_from_spec(spec, seed=seed)
+    played = []
+    while len(played) < moves and not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices(*zip(*outcomes, strict=True))[0])
+            continue
+        played.append(agent.act(state))
+        state.apply_action(played[-1])
+    return played
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+@pytest.mark.parametrize("label", ["senet-skyruk-5", "togyz-kumalak", "santorini-placement"])
+def test_agents_are_reproducible_with_their_seed(spec, label):
+    assert play_out(label, spec, seed=7) == play_out(label, spec, seed=7)
+
+
+def test_seeds_matter():
+    games = {tuple(play_out("santorini-fixed", "random", seed)) for seed in range(3)}
+    assert len(games) > 1
+
+
+@pytest.mark.parametrize(
+    ("make_it", "message"),
+    [
+        (lambda: agents.make("nope"), "unknown agent 'nope'; known agents: random, greedy"),
+        (lambda: agents.make("greedy", depth=2), "agent 'greedy' has no option depth"),
+        (lambda: agents.make("mcts", simulations=5, seconds=1.0), "not both"),
+        (lambda: agents.make("mcts", simulations=0), "at least 1"),
+        (lambda: agents.make("mcts", seconds=0.0), "positive"),
+        (lambda: agents.make("mcts", rollout="smart"), "random, heuristic"),
+        (lambda: agents.make_from_spec("mcts:simulations=many"), "expected int or none"),
+        (lambda: agents.make_from_spec("mcts:simulations"), "not of the form name=value"),
+    ],
+)
+def test_bad_names_and_options_say_what_is_allowed(make_it, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        make_it()
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+def test_agents_refuse_chance_and_terminal_states(name):
+    chance = game_of("senet-kendall-5").new_initial_state()
+    over = game_of("togyz-kumalak").state_from_position(TOGYZ_WIN)
+    over.apply_action(8)
+    for state in (chance, over):
+        with pytest.raises(ValueError):
+            agents.make(name).act(state)
+
+
+def test_names_lists_every_agent():
+    assert agents.names() == ["random", "greedy", "mcts", "rllib"]

@@ -1,0 +1,76 @@
+"""The rllib agent plays a checkpoint written by ``zoo-games train``; training shapes with
+the games' evaluations."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from zoo_games import agents
+from zoo_games.agents.evaluation import evaluation_for
+from zoo_games.catalog import find_variant
+from zoo_games.rllib.shaping import potential_for
+from zoo_games.rllib.train import TrainSettings, train
+
+LABEL = "santorini-placement"
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    import ray
+
+    output = tmp_path_factory.mktemp("run") / LABEL
+    # address="local": a Ray of this test's own, even if another one runs on the machine.
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        settings = TrainSettings(
+            variant=LABEL,
+            output_dir=str(output),
+            iterations=1,
+            eval_every=0,
+            final_eval_games=2,
+            hidden=[16],
+            train_batch_size=200,
+            minibatch_size=100,
+            epochs=1,
+            envs_per_env_runner=1,
+        )
+        train(settings, progress=lambda line: None)
+    finally:
+        ray.shutdown()
+    return output
+
+
+@pytest.mark.parametrize("sample", [False, True])
+def test_a_trained_policy_plays_legal_moves_for_both_seats(run_folder, sample):
+    env = find_variant(LABEL).env()
+    player = agents.make("rllib", checkpoint=str(run_folder), sample=sample, seed=0)
+    other = agents.make("rllib", checkpoint=str(run_folder / "checkpoint"), sample=sample, seed=0)
+    returns = agents.play_game(env, {"player_0": player, "player_1": other}, seed=0)
+    assert sorted(returns.values()) == [-1.0, 1.0]  # env() would end an illegal move with 0
+
+
+def test_the_greedy_rllib_agent_is_deterministic(run_folder):
+    state = find_variant(LABEL).raw_env().game.new_initial_state()
+    first = agents.make("rllib", checkpoint=str(run_folder))
+    second = agents.make("rllib", checkpoint=str(run_folder))
+    assert first.act(state) == second.act(state)
+
+
+def test_bad_checkpoints_say_what_is_wrong(tmp_path, run_folder):
+    with pytest.raises(ValueError, match="needs checkpoint=PATH"):
+        agents.make("rllib")
+    with pytest.raises(ValueError, match="does not exist"):
+        agents.make("rllib", checkpoint=str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match="neither a zoo-games train run"):
+        agents.make("rllib", checkpoint=str(tmp_path))
+    other_game = find_variant("togyz-kumalak").raw_env().game.new_initial_state()
+    with pytest.raises(ValueError, match="trained on 'santorini-placement'"):
+        agents.make("rllib", checkpoint=str(run_folder)).act(other_game)
+
+
+def test_training_shapes_with_the_evaluations():
+    assert potential_for("togyz_kumalak") is evaluation_for("togyz_kumalak")
+    assert potential_for("santorini") is evaluation_for("santorini")
+    assert potential_for("senet") is None

@@ -1,0 +1,105 @@
+"""The ``rllib`` agent: the masked policy of a ``zoo-games train`` run, playing from a state.
+
+A training run (:func:`zoo_games.rllib.train.train`) writes into its folder ``settings.txt``
+(the variant and whether one policy plays both seats) and ``checkpoint/``, whose
+``learner_group/learner/rl_module/<policy>`` holds each trained module. The agent loads the
+module of the seat it is asked to play, shows it the observation that the environment would
+show that seat (the variant's own observer), and plays the legal action with the highest
+logit, or, with ``sample=True``, one drawn from the masked softmax with a seeded generator.
+
+Needs the ``rllib`` extra: ``pip install "zoo-games[rllib]"``.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+try:
+    import torch
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from zoo_games.rllib.policy_agent import ModuleAgent
+    from zoo_games.rllib.train import policy_mapping
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        f'the rllib agent needs Ray and torch ({error}): pip install "zoo-games[rllib]"'
+    ) from error
+
+from zoo_games.core.adapter import AGENTS
+
+#: Where a run's checkpoint keeps its modules, one folder per policy id.
+MODULES_FOLDER = Path("learner_group", "learner", "rl_module")
+
+
+class RLlibAgent(ModuleAgent):
+    """Plays the policy trained by ``zoo-games train``; ``checkpoint`` is the run's folder.
+
+    ``checkpoint`` may also be the run's ``checkpoint/`` subfolder. ``sample=False`` (the
+    default) plays the legal action with the highest logit; ``sample=True`` draws one with
+    the masked policy's probabilities, from a generator seeded by ``seed``. Modules are
+    loaded once per process, however many agents (one per arena game) use them.
+    """
+
+    name = "rllib"
+
+    def __init__(
+        self, checkpoint: str | None = None, sample: bool = False, seed: int | None = None
+    ) -> None:
+        if not checkpoint:
+            raise ValueError("the rllib agent needs checkpoint=PATH, a zoo-games train run folder")
+        self.run_folder, checkpoint_folder = _run_folders(Path(checkpoint))
+        settings = read_settings(self.run_folder)
+        mapping = policy_mapping(bool(settings.get("shared_policy", True)))
+        modules = {
+            seat: _load_module(checkpoint_folder / MODULES_FOLDER / mapping(seat))
+            for seat in AGENTS
+        }
+        super().__init__(modules, str(settings["variant"]), sample=sample, seed=seed)
+
+    def __repr__(self) -> str:
+        return f"RLlibAgent(checkpoint={str(self.run_folder)!r}, sample={self.sample})"
+
+
+def read_settings(run_folder: Path) -> dict[str, Any]:
+    """The ``key = value`` lines of a run's ``settings.txt``, values as Python literals."""
+    path = run_folder / "settings.txt"
+    if not path.is_file():
+        raise ValueError(f"{run_folder} is not a zoo-games train run: it has no settings.txt")
+    settings: dict[str, Any] = {}
+    for line in path.read_text().splitlines():
+        key, equals, value = line.partition(" = ")
+        if equals:
+            try:
+                settings[key.strip()] = ast.literal_eval(value.strip())
+            except (ValueError, SyntaxError):
+                settings[key.strip()] = value.strip()
+    if "variant" not in settings:
+        raise ValueError(f"{path} names no variant")
+    return settings
+
+
+def _run_folders(path: Path) -> tuple[Path, Path]:
+    """``(run folder, checkpoint folder)`` from either of them."""
+    if not path.exists():
+        raise ValueError(f"checkpoint {path} does not exist")
+    if path.name == "checkpoint" and not (path / "checkpoint").is_dir():
+        return path.parent, path
+    if (path / "checkpoint").is_dir():
+        return path, path / "checkpoint"
+    raise ValueError(
+        f"{path} is neither a zoo-games train run folder nor its checkpoint/ subfolder"
+    )
+
+
+@cache
+def _load_module(path: Path) -> Any:
+    """The RLModule saved in ``path``; ``ValueError`` if there is none."""
+    if not path.is_dir():
+        raise ValueError(f"the checkpoint has no trained module at {path}")
+    module = RLModule.from_checkpoint(str(path))
+    if isinstance(module, torch.nn.Module):
+        module.eval()  # inference mode for any layer that trains differently
+    return module

@@ -1,0 +1,76 @@
+"""How good a Togyz Kumalak position is for one player: the static evaluation of search agents.
+
+The game is a race to 82 balls in one's kazan, and balls in a kazan never leave it, so the
+kazan difference is the score that matters; a tuzduk is worth more than the three balls it
+took, because every ball sown into it later goes to its owner for the rest of the game. The
+same function is the potential of the reward shaping in training
+(:mod:`zoo_games.rllib.shaping`), so the agents and the trainer agree on what "ahead" means.
+
+:func:`winning_actions` rules out a win in one by counting, and tries the moves only when it
+cannot, which lets search agents ask at every node.
+"""
+
+from __future__ import annotations
+
+from zoo_games.togyz_kumalak.rules import (
+    HOLES_PER_SIDE,
+    NO_TUZDUK,
+    NUM_HOLES,
+    WINNING_KAZAN,
+    TogyzKumalakState,
+)
+
+#: Balls a tuzduk is expected to collect after it is made (about one every few moves over
+#: the rest of a game); counted like balls already in the kazan.
+TUZDUK_BONUS = 10
+#: Scale of the score: the kazan difference of a decided game plus a tuzduk.
+SCALE = float(WINNING_KAZAN + TUZDUK_BONUS)
+#: The most a non-terminal position scores, so that a won game (1.0) always ranks higher.
+LIMIT = 0.99
+
+
+def evaluate(state: TogyzKumalakState, player: int) -> float:
+    """``player``'s prospects in [-1, 1]: the game's return once it is over, else a score.
+
+    The score is ``(own kazan - other kazan + 10 * (own tuzduk - other tuzduk)) / 92``,
+    clipped to [-0.99, 0.99]: 0 at the start, and it grows by 1/92 for each ball captured.
+    """
+    if state.winner >= 0:
+        return state.returns()[player]
+    kazans, tuzduk = state.kazans, state.tuzduk
+    score = kazans[player] - kazans[1 - player]
+    score += TUZDUK_BONUS * ((tuzduk[player] != NO_TUZDUK) - (tuzduk[1 - player] != NO_TUZDUK))
+    return max(-LIMIT, min(LIMIT, score / SCALE))
+
+
+def winning_actions(state: TogyzKumalakState) -> list[int]:
+    """The mover's moves that win at once: reaching 82 (by default) or ending the game ahead.
+
+    A move sowing ``n`` balls makes ``laps = n // 18`` full laps, so it adds at most
+    ``laps + 1`` balls to any hole: it captures at most the largest opponent's hole plus
+    ``laps + 1`` (a new tuzduk takes 3, no more than that), and its own tuzduk collects at most
+    ``laps + 1``. If that cannot lift the mover's kazan to 82 and cannot empty the opponent's
+    row (the only other way the game ends on this move), no move wins; otherwise each move
+    is tried on a copy.
+    """
+    if state.winner >= 0:
+        return []
+    mover = state.mover
+    holes = state.holes
+    own_first = HOLES_PER_SIDE * mover
+    their_first = HOLES_PER_SIDE * (1 - mover)
+    theirs = holes[their_first : their_first + HOLES_PER_SIDE]
+    reach = max(holes[own_first : own_first + HOLES_PER_SIDE]) // NUM_HOLES + 1
+    most_captured = max(theirs) + reach
+    reaches_majority = (
+        state.game.stop_at_majority and state.kazans[mover] + most_captured + reach >= WINNING_KAZAN
+    )
+    if not reaches_majority and sum(theirs) > most_captured:
+        return []
+    wins = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if child.winner == mover:
+            wins.append(action)
+    return wins
