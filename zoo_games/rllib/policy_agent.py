@@ -1,7 +1,7 @@
 """A trained RLModule as an :class:`~zoo_games.agents.Agent`, so the arena can play it.
 
 :func:`masked_logits` is the one place where a module turns an observation into action
-logits (the legal action with the highest logit); :class:`ModuleAgent` applies it to a
+logits (illegal actions at ``-inf``); :class:`ModuleAgent` applies it to a
 rules-core state through the variant's observer, which gives exactly the observation the
 environment would give the player to act.
 """
