@@ -1,13 +1,17 @@
-"""How strong the agents are: matches between them, and MCTS simulations per second.
+"""How strong the agents are: a seeded arena per variant, and MCTS simulations per second.
 
-For each variant, every pairing plays ``--games`` games with the seats alternated (the first
-named agent is ``player_0`` in even games), each game seeded by its number, through
-:func:`zoo_games.agents.play_game`. Then MCTS searches ``--simulations`` simulations from
-positions of seeded random games, ``--runs`` times, and the median simulations per second is
-printed. Noisy on a shared machine: time budgets (``seconds=``) buy fewer simulations when
-the machine is busy, so win rates of time-limited MCTS depend on the load.
+For each variant, the agents play a round-robin tournament in the arena (both seats equally,
+every game seeded): wins, draws, losses, score with its 95% Wilson interval, mean game
+length, milliseconds per move of each agent, and an Elo table anchored on ``random``. The
+arena's ``arena.json``, ``arena.csv`` and ``arena.png`` go to ``--out/VARIANT/``. Then MCTS
+searches ``--simulations`` simulations from positions of seeded random games, ``--runs``
+times, and the median simulations per second is printed.
 
-    python benchmarks/agents_strength.py --games 20 --mcts-seconds 0.1
+Budgets in simulations (``mcts:simulations=3000``) make the results independent of how busy
+the machine is; budgets in seconds buy fewer simulations on a loaded machine.
+
+    python benchmarks/agents_strength.py --games 20 --workers 2 \\
+        --agents random greedy mcts:simulations=300 mcts:simulations=3000
 """
 
 from __future__ import annotations
@@ -15,33 +19,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
+from pathlib import Path
 
 from zoo_games import agents
+from zoo_games.arena import run_arena
+from zoo_games.arena.report import format_table, write_outputs
 from zoo_games.catalog import find_variant
 
-VARIANTS = ("senet-kendall-5", "togyz-kumalak", "santorini-fixed")
-
-
-def match(label: str, first: str, second: str, games: int) -> tuple[int, int, int]:
-    """Wins, draws and losses of agent spec ``first`` against ``second`` over ``games``."""
-    wins = draws = losses = 0
-    env = find_variant(label).raw_env()
-    for game in range(games):
-        one = agents.make_from_spec(first, seed=2 * game)
-        two = agents.make_from_spec(second, seed=2 * game + 1)
-        seats = (
-            {"player_0": one, "player_1": two}
-            if game % 2 == 0
-            else {"player_0": two, "player_1": one}
-        )
-        returns = agents.play_game(env, seats, seed=game)
-        result = returns["player_0" if game % 2 == 0 else "player_1"]
-        wins += result > 0
-        draws += result == 0
-        losses += result < 0
-    return wins, draws, losses
+VARIANTS = ("senet-kendall-5", "senet-skyruk-5", "togyz-kumalak", "santorini-fixed")
+AGENTS = ("random", "greedy", "mcts:simulations=300", "mcts:simulations=3000")
 
 
 def simulations_per_second(label: str, simulations: int, runs: int) -> float:
@@ -53,16 +40,14 @@ def simulations_per_second(label: str, simulations: int, runs: int) -> float:
         state = game.new_initial_state()
         for _ in range(rng.randrange(4, 20)):  # a few random moves into the game
             while state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcome_values()))
-            if state.is_terminal():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            if state.is_terminal() or len(state.legal_actions()) < 2:
                 break
             state.apply_action(rng.choice(state.legal_actions()))
         while state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcome_values()))
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
         if state.is_terminal() or len(state.legal_actions()) < 2:
-            state = game.new_initial_state()
-            while state.is_chance_node():
-                state.apply_action(3)
+            continue
         agent = agents.make("mcts", simulations=simulations, seed=run)
         agent.act(state)
         search = agent.last_search
@@ -74,31 +59,28 @@ def simulations_per_second(label: str, simulations: int, runs: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--mcts-seconds", type=float, default=0.1)
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    parser.add_argument("--agents", nargs="+", default=list(AGENTS))
+    parser.add_argument("--games", type=int, default=20, help="games per pairing (even)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="write each variant's arena files here")
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
     args = parser.parse_args()
-    mcts = f"mcts:seconds={args.mcts_seconds}"
-    pairings = [("greedy", "random"), (mcts, "random"), (mcts, "greedy")]
-    print("| variant | agent | opponent | games | wins | draws | losses |")
-    print("|---|---|---|---|---|---|---|")
     for label in args.variants:
-        for first, second in pairings:
-            start = time.perf_counter()
-            wins, draws, losses = match(label, first, second, args.games)
-            print(
-                f"| {label} | {first} | {second} | {args.games} | {wins} | {draws} | {losses} |",
-                flush=True,
-            )
-            print(f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
-    print()
-    print("| variant | MCTS simulations per second (median of runs) |")
-    print("|---|---|")
+        start = time.perf_counter()
+        result = run_arena(
+            label, args.agents, games=args.games, seed=args.seed, workers=args.workers
+        )
+        print(format_table(result))
+        print(f"({time.perf_counter() - start:.0f} s with {args.workers} worker(s))\n", flush=True)
+        if args.out:
+            write_outputs(result, args.out / label)
+    print(f"MCTS simulations per second ({args.simulations} per search, median of {args.runs}):")
     for label in args.variants:
         rate = simulations_per_second(label, args.simulations, args.runs)
-        print(f"| {label} | {rate:,.0f} |", flush=True)
+        print(f"{label:<20} {rate:>10,.0f}", flush=True)
 
 
 if __name__ == "__main__":
