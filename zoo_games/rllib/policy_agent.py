@@ -74,7 +74,7 @@ class ModuleAgent(Agent):
         """The module's action for the player to act in ``state``."""
         check_decision_node(state)
         if state.game.name != self._game.name or state.game.options() != self._game.options():
-            raise ValueError(f"this agent plays {self.variant!r}, not {state.game!r}")
+            raise ValueError(f"this agent was trained on {self.variant!r}, not on {state.game!r}")
         player = state.current_player()
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8).copy()
         logits = masked_logits(self._modules[player], self._observer.observe(state, player), mask)
