@@ -19,9 +19,10 @@ Nothing in this module, or in any game's rules, position and notation modules, i
 PettingZoo or numpy: a state is plain Python, quick to clone and to pickle, for search code,
 tests and tools. Importing them does run the package's ``__init__``, which registers the
 environments with PettingZoo and so imports PettingZoo, gymnasium and numpy once per
-process (about 0.25 s on a 2-core machine, measured with
-``python -X importtime -c "import zoo_games.senet.rules"``; the rules modules themselves
-take under 10 ms). Worker processes started by ``fork`` inherit those modules for free.
+process: 0.25 s on an idle 2-core machine and 0.45 s on a loaded one, measured with
+``python -X importtime -c "import zoo_games.senet.rules"``, of which the rules modules
+themselves take about 13 ms. Worker processes started by ``fork`` (the arena's) inherit
+those modules for free.
 """
 
 from __future__ import annotations
