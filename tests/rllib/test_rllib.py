@@ -96,7 +96,7 @@ def test_env_refuses_an_illegal_action():
     observations, _ = env.reset(seed=0)
     (agent,) = observations
     illegal = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
-    with pytest.raises(ValueError, match="illegal"):
+    with pytest.raises(ValueError, match="is not legal"):
         env.step({agent: illegal})
 
 
@@ -174,11 +174,12 @@ def test_learning_curve_draws_one_line_per_opponent(tmp_path):
 
 def test_unknown_opponents_or_odd_evaluation_games_fail_before_training(tmp_path):
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
-        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=("random", "nobody")))
+        train(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=("random", "nobody")))
     with pytest.raises(ValueError, match="at least one"):
-        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=()))
+        train(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=()))
     with pytest.raises(ValueError, match="final_eval_games must be a positive even"):
-        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, final_eval_games=5))
+        train(tiny(GAME_VARIANTS[0], tmp_path, final_eval_games=5))
+    assert not (tmp_path / GAME_VARIANTS[0]).exists()  # nothing started, nothing written
 
 
 @pytest.mark.parametrize("label", GAME_VARIANTS)
@@ -264,7 +265,8 @@ def test_policy_per_seat_trains_two_modules_evaluated_against_each_opponent(tmp_
     final = train(settings, progress=lambda line: None)
     assert final.games == 4
     with (tmp_path / GAME_VARIANTS[0] / "metrics.csv").open() as handle:
-        (row,) = csv.DictReader(handle)
+        before_training, row = csv.DictReader(handle)  # iteration 0, then iteration 1
+    assert before_training[win_rate_column(opponents[0])] != ""
     assert win_rate_column(opponents[1]) == "win_rate_vs_random_seed_7"
     for opponent in opponents:
         assert row[win_rate_column(opponent)] != ""

@@ -92,9 +92,10 @@ class TrainSettings:
         """These settings with ``output_dir`` decided, or ``ValueError`` if they train nothing.
 
         Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
-        or less); counts below what they mean (``env_runners < 0``, no environment per runner,
-        evaluations of fewer than 2 games); resuming a run that has no checkpoint; and writing
-        into a folder that already holds another run (it is never replaced).
+        or less); counts below what they mean (``env_runners < 0``, no environment per
+        runner); evaluation games that cannot alternate seats, or unknown opponents;
+        resuming a run that has no checkpoint, or one whose budget is spent; and writing into
+        a folder that already holds another run (it is never replaced).
         """
         find_variant(self.variant)
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
@@ -109,8 +110,6 @@ class TrainSettings:
             ("env_runners", 0),
             ("envs_per_env_runner", 1),
             ("eval_every", 0),
-            ("eval_games", 2),
-            ("final_eval_games", 2),
             ("seed", 0),
             ("train_batch_size", 1),
             ("minibatch_size", 1),
