@@ -66,12 +66,7 @@ class BatchedEngine:
         self.threads = threads
         self.num_actions = game.num_actions
         self._kernels = kernels
-        self._game_functions = (
-            kernels.play,
-            kernels.begin_turn,
-            kernels.legal_mask,
-            kernels.observe,
-        )
+        self._loops = batch.compile_loops(kernels.module)
         self._config = np.array(kernels.config(game, options), dtype=np.int64)
         self._initial = kernels.row_from_state(game.new_initial_state())
         self._states = np.zeros((batch_size, kernels.row_length), dtype=np.uint8)
@@ -139,9 +134,9 @@ class BatchedEngine:
         )
         if self._parallel:
             numba.set_num_threads(self.threads)
-            batch.step_parallel(*self._game_functions, *arrays)
+            self._loops.step_parallel(*arrays)
         else:
-            batch.step_serial(*self._game_functions, *arrays)
+            self._loops.step_serial(*arrays)
         return self._rewards.copy(), self._terminated.copy()
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
@@ -207,8 +202,7 @@ class BatchedEngine:
         return int(index)
 
     def _prepare(self, games: np.ndarray) -> None:
-        batch.prepare_games(
-            *self._game_functions[1:],
+        self._loops.prepare_games(
             self._config,
             self._states,
             self._rngs,

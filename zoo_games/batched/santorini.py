@@ -11,13 +11,13 @@ the heights of cells 0 .. 24]`` (0-3 levels, 4 a dome; cell ``5 * row + column``
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import LEGAL_MASK, MOVER, OBSERVE, ONGOING, PLAY, GameKernels
-from zoo_games.batched.batch import no_chance
+from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, no_chance
 from zoo_games.santorini.observation import (
     CHANNELS,
     PARTS_CHANNEL,
@@ -42,6 +42,8 @@ ROW_LENGTH = HEIGHTS + NUM_CELLS
 UNPLACED = 255
 #: ``NEIGHBOURS[cell, direction]``: the cell one step away (NW, N, NE, W, E, SW, S, SE), or -1.
 NEIGHBOURS = np.array(NEIGHBOUR, dtype=np.int64)
+#: ``BUILD_CELL[cell, direction]``: the same, with 25 (a bit no cell mask has) off the board.
+BUILD_CELL = np.where(NEIGHBOURS < 0, NUM_CELLS, NEIGHBOURS)
 #: Channel of the observer's worker 0 (then worker 1, the opponent's worker 0 and 1).
 WORKER_CHANNEL = 5
 
@@ -85,33 +87,39 @@ def play_mask(row: np.ndarray, mask: np.ndarray) -> int:
     cell just left counts as free): the next level, or a dome on level 3, while parts last."
     """
     heights = row[HEIGHTS:]
+    occupied = 0  # bit c: a worker stands on cell c
+    for slot in range(4):
+        occupied |= 1 << row[WORKERS + slot]
+    buildable = 0  # bit c: a part is left for cell c (its next level, or a dome on level 3)
+    for cell in range(NUM_CELLS):
+        level = heights[cell]
+        if level != DOME and row[PARTS + level] > 0:
+            buildable |= 1 << cell
     count = 0
     for worker in range(2):
         source = row[WORKERS + 2 * row[MOVER] + worker]
+        free = buildable & ~(occupied ^ (1 << source))  # the cell left counts as free
         for move in range(8):
             target = NEIGHBOURS[source, move]
-            if target < 0 or has_worker(row, target) or heights[target] == DOME:
+            if target < 0 or occupied >> target & 1 or heights[target] == DOME:
                 continue
             if heights[target] > heights[source] + 1:
                 continue
             first = 64 * worker + 8 * move
-            if heights[source] == 2 and heights[target] == 3:  # climbing to level 3 wins
-                for build in range(8):
-                    mask[first + build] = 1
-                count += 8
-                continue
+            climbs_to_level_3 = heights[source] == 2 and heights[target] == 3
             for build in range(8):
-                built = NEIGHBOURS[target, build]
-                if built < 0 or (built != source and has_worker(row, built)):
-                    continue
-                level = heights[built]
-                if level != DOME and row[PARTS + level] > 0:
-                    mask[first + build] = 1
-                    count += 1
+                # Off the board is cell 25, never free: no branch per build.
+                legal = climbs_to_level_3 or free >> BUILD_CELL[target, build] & 1
+                mask[first + build] = legal
+                count += legal
     return count
 
 
-@njit(LEGAL_MASK, cache=True)
+#: No chance in this game: the mover decides at once.
+begin_turn = no_chance
+
+
+@njit(cache=True)
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Placements while workers are unplaced, else every legal move-and-build."""
     mask[:] = 0
@@ -120,7 +128,7 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return play_mask(row, mask)
 
 
-@njit(PLAY, cache=True)
+@njit(cache=True)
 def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
     """Place a worker, or move and build; then hand over the turn (or win).
 
@@ -154,7 +162,7 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
     return ONGOING
 
 
-@njit(OBSERVE, cache=True)
+@njit(cache=True)
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's planes (``SantoriniObserver``), rows x columns x channels, flattened.
 
@@ -203,10 +211,7 @@ def state_from_row(game: Any, row: np.ndarray) -> SantoriniState:
 
 
 KERNELS = GameKernels(
-    play=play,
-    begin_turn=no_chance,
-    legal_mask=legal_mask,
-    observe=observe,
+    module=sys.modules[__name__],
     row_length=ROW_LENGTH,
     config=config,
     row_from_state=row_from_state,

@@ -3,22 +3,24 @@
 Each function reads like the rule it implements, quoted in its docstring; the rules core
 ``zoo_games/senet/rules.py`` is the reference they are tested against move for move.
 
-State row (``uint8``): ``[mover, throw, spools borne off, cons borne off, 0, house 1 .. house
-30]``; ``board = row[BOARD:]`` is indexed by house number like the rules core's board (0
-empty, 1 a spool, 2 a con). The throw is never 0 when a player decides: the sticks are thrown
-in ``begin_turn`` with the game's own generator. Options: ``[skyruk, num_pieces,
-blockade_length]``.
+State row (``uint8``): ``[mover, throw, spools borne off, cons borne off, the mover's dancer
+houses (8 columns), 0, house 1 .. house 30]``; ``board = row[BOARD:]`` is indexed by house
+number like the rules core's board (0 empty, 1 a spool, 2 a con). The throw is never 0 when a
+player decides: the sticks are thrown in ``begin_turn`` with the game's own generator. The
+mover's dancer houses (rearmost first) are derived from the board by ``legal_mask``, which
+runs first on every turn, and read by ``observe`` and ``play``: one scan of the board per
+turn instead of three. Options: ``[skyruk, num_pieces, blockade_length]``.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import BEGIN_TURN, LEGAL_MASK, MOVER, OBSERVE, ONGOING, PLAY
-from zoo_games.batched.batch import GameKernels
+from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import uniform
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
@@ -40,7 +42,10 @@ from zoo_games.senet.rules import (
 
 THROW = 1
 BORNE_OFF = 2
-BOARD = 4
+DANCERS = 4
+#: Columns for the mover's dancer houses: up to 7 dancers, and one spare for the scan.
+DANCER_COLUMNS = 8
+BOARD = DANCERS + DANCER_COLUMNS
 ROW_LENGTH = BOARD + NUM_HOUSES + 1
 #: A destination meaning "this move is not legal".
 NO_MOVE = -1
@@ -55,8 +60,8 @@ IS_SAFE = np.array([h in SAFE_HOUSES for h in range(OFF + 1)])
 GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
 
 
-@njit(BEGIN_TURN, cache=True)
-def throw_sticks(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: int) -> None:
+@njit(cache=True)
+def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: int) -> None:
     """Rule: "The four sticks give throws 1 to 5": drawn with P = 4, 6, 4, 1, 1 sixteenths.
 
     The outcome is the first throw whose cumulative probability exceeds a uniform draw, as
@@ -205,7 +210,20 @@ def backward_destination(board: np.ndarray, source: int, steps: int, config: np.
     return landing(board, source, target, config[SKYRUK] == 1, config[BLOCKADE_LENGTH])
 
 
-@njit(LEGAL_MASK, cache=True)
+@njit(cache=True)
+def find_dancers(row: np.ndarray) -> int:
+    """Write the mover's dancer houses, rearmost first, into the row; return their count."""
+    board = row[BOARD:]
+    houses = row[DANCERS : DANCERS + DANCER_COLUMNS]
+    piece = row[MOVER] + 1
+    count = 0
+    for house in range(1, NUM_HOUSES + 1):
+        houses[count] = house  # kept only if the dancer is the mover's: no branch
+        count += board[house] == piece
+    return count
+
+
+@njit(cache=True)
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Forward moves; else backward moves; else the pass.
 
@@ -214,32 +232,27 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     the House of Happiness moves on with this re-throw: it is the only legal move.
     """
     board = row[BOARD:]
-    throw = row[THROW]
-    piece = row[MOVER] + 1
+    houses = row[DANCERS:]
+    throw = np.int64(row[THROW])
+    dancers = find_dancers(row)
     mask[:] = 0
-    if config[SKYRUK] == 1 and board[HAPPINESS] == piece:
-        dancer = 0
-        for house in range(1, HAPPINESS):
-            if board[house] == piece:
-                dancer += 1
-        mask[10 * dancer + throw] = 1
+    if config[SKYRUK] == 1 and board[HAPPINESS] == row[MOVER] + 1:
+        for dancer in range(dancers):
+            if houses[dancer] == HAPPINESS:
+                mask[10 * dancer + throw] = 1
         return 1
     count = 0
-    dancer = 0
-    for house in range(1, NUM_HOUSES + 1):
-        if board[house] == piece:
-            if forward_destination(board, house, throw, config) != NO_MOVE:
-                mask[10 * dancer + throw] = 1
-                count += 1
-            dancer += 1
+    for dancer in range(dancers):
+        if forward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE:
+            mask[10 * dancer + throw] = 1
+            count += 1
     if count == 0:
-        dancer = 0
-        for house in range(1, HAPPINESS):
-            if board[house] == piece:
-                if backward_destination(board, house, throw, config) != NO_MOVE:
-                    mask[10 * dancer + 11 - throw] = 1
-                    count += 1
-                dancer += 1
+        for dancer in range(dancers):
+            if houses[dancer] >= HAPPINESS:
+                break
+            if backward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE:
+                mask[10 * dancer + 11 - throw] = 1
+                count += 1
     if count == 0:
         mask[PASS] = 1
         count = 1
@@ -247,17 +260,6 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def dancer_house(board: np.ndarray, piece: int, dancer: int) -> int:
-    """The house of the mover's ``dancer``-th dancer counted from the rear."""
-    for house in range(1, NUM_HOUSES + 1):
-        if board[house] == piece:
-            if dancer == 0:
-                return house
-            dancer -= 1
-    return NO_MOVE
-
-
-@njit(PLAY, cache=True)
 def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
     """Move a dancer (or pass), then hand on the turn; the winner once all are borne off.
 
@@ -266,7 +268,7 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
     the House of Happiness moves on at once with a new throw."
     """
     board = row[BOARD:]
-    throw = row[THROW]
+    throw = np.int64(row[THROW])
     mover = row[MOVER]
     row[THROW] = 0
     if action == PASS:
@@ -274,7 +276,7 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
         return ONGOING
     dancer, rest = divmod(action - 1, 10)
     piece = mover + 1
-    source = dancer_house(board, piece, dancer)
+    source = np.int64(row[DANCERS + dancer])
     if rest < 5:
         destination = forward_destination(board, source, throw, config)
     else:
@@ -294,25 +296,22 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
     return ONGOING
 
 
-@njit(OBSERVE, cache=True)
+@njit(cache=True)
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's view (``SenetObserver``): its board, the opponent's, its throw one-hot,
     both borne-off counts, then one one-hot house plane per dancer of its, rearmost first."""
     board = row[BOARD:]
     player = row[MOVER]
-    mine = player + 1
-    out[:] = 0
-    dancer = 0
+    mine, theirs = player + 1, 2 - player
     for house in range(1, NUM_HOUSES + 1):
-        if board[house] == mine:
-            out[house - 1] = 1
-            out[DANCERS_OFFSET + NUM_HOUSES * dancer + house - 1] = 1
-            dancer += 1
-        elif board[house] != EMPTY:
-            out[NUM_HOUSES + house - 1] = 1
+        out[house - 1] = board[house] == mine
+        out[NUM_HOUSES + house - 1] = board[house] == theirs
+    out[THROW_OFFSET:] = 0
     out[THROW_OFFSET + row[THROW] - 1] = 1
     out[BORNE_OFF_OFFSET] = row[BORNE_OFF + player]
     out[BORNE_OFF_OFFSET + 1] = row[BORNE_OFF + 1 - player]
+    for dancer in range(config[NUM_PIECES] - row[BORNE_OFF + player]):
+        out[DANCERS_OFFSET + NUM_HOUSES * dancer + row[DANCERS + dancer] - 1] = 1
 
 
 def config(game: Any, options: dict[str, Any]) -> list[int]:
@@ -344,10 +343,7 @@ def state_from_row(game: Any, row: np.ndarray) -> SenetState:
 
 
 KERNELS = GameKernels(
-    play=play,
-    begin_turn=throw_sticks,
-    legal_mask=legal_mask,
-    observe=observe,
+    module=sys.modules[__name__],
     row_length=ROW_LENGTH,
     config=config,
     row_from_state=row_from_state,

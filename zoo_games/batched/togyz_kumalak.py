@@ -12,13 +12,13 @@ Options: ``[stop_at_majority, tesauro encoding]``.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import DRAW, LEGAL_MASK, MOVER, OBSERVE, ONGOING, PLAY, GameKernels
-from zoo_games.batched.batch import no_chance
+from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, no_chance
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -38,8 +38,11 @@ NONE = 255
 #: Options.
 STOP_AT_MAJORITY, TESAURO = 0, 1
 
+#: No chance in this game: the mover decides at once.
+begin_turn = no_chance
 
-@njit(LEGAL_MASK, cache=True)
+
+@njit(cache=True)
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Rule: "A player sows from any of its holes that holds balls" (a tuzduk never does)."""
     first = HOLES + HOLES_PER_SIDE * row[MOVER]
@@ -97,7 +100,7 @@ def sow(row: np.ndarray, mover: int, start: int) -> None:
         row[TUZDUK + mover] = last
 
 
-@njit(PLAY, cache=True)
+@njit(cache=True)
 def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
     """Sow the mover's hole ``action + 1``, hand over the move, and check for the end.
 
@@ -181,7 +184,7 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     values[index + 1] = row[MOVER] == 1
 
 
-@njit(OBSERVE, cache=True)
+@njit(cache=True)
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's observation in the variant's encoding."""
     if config[TESAURO] == 1:
@@ -215,10 +218,7 @@ def state_from_row(game: Any, row: np.ndarray) -> TogyzKumalakState:
 
 
 KERNELS = GameKernels(
-    play=play,
-    begin_turn=no_chance,
-    legal_mask=legal_mask,
-    observe=observe,
+    module=sys.modules[__name__],
     row_length=ROW_LENGTH,
     config=config,
     row_from_state=row_from_state,
