@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from zoo_games import batched  # noqa: E402
-from zoo_games.batched import senet as senet_kernels  # noqa: E402
-from zoo_games.catalog import variant, variants  # noqa: E402
-from zoo_games.core.adapter import AGENTS  # noqa: E402
-from zoo_games.core.game import GameState  # noqa: E402
+from zoo_games import batched
+from zoo_games.batched import senet as senet_kernels
+from zoo_games.catalog import variant, variants
+from zoo_games.core.adapter import AGENTS
+from zoo_games.core.game import GameState
 
 LABELS = [v.label for v in variants()]
 BATCH = 256

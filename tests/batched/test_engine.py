@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from zoo_games import batched  # noqa: E402
-from zoo_games.catalog import variant, variants  # noqa: E402
-from zoo_games.core.adapter import AGENTS  # noqa: E402
-from zoo_games.core.errors import PositionError  # noqa: E402
-from zoo_games.core.game import GameState  # noqa: E402
+from zoo_games import batched
+from zoo_games.catalog import variant, variants
+from zoo_games.core.adapter import AGENTS
+from zoo_games.core.errors import PositionError
+from zoo_games.core.game import GameState
 
 LABELS = [v.label for v in variants()]
 

@@ -18,15 +18,13 @@ import numpy as np
 try:
     import numba
 except ImportError:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        'zoo_games.batched needs numba: pip install "zoo-games[batched]"'
-    ) from None
+    raise ImportError('zoo_games.batched needs numba: pip install "zoo-games[batched]"') from None
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
-    numba.config.THREADING_LAYER = "workqueue"
+    numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 
-from zoo_games.batched.engine import BatchedEngine  # noqa: E402
-from zoo_games.catalog import variant  # noqa: E402
+from zoo_games.batched.engine import BatchedEngine
+from zoo_games.catalog import variant
 
 __all__ = ["KERNEL_MODULES", "BatchedEngine", "make"]
 
@@ -55,7 +53,7 @@ def make(
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    most = numba.config.NUMBA_NUM_THREADS
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is None:
         threads = most
     elif isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:

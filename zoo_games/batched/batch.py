@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from zoo_games.batched.rng import below
+from zoo_games.batched.rng import Integer, below
 from zoo_games.core.game import Game, GameState
 
 #: Column of a state row holding the player to act (0 or 1), in every game.
@@ -50,11 +50,11 @@ DRAW = 2
 
 #: The game module whose kernels a compiled copy of the loops below calls; each copy made
 #: by :func:`compile_loops` binds it (the template itself is never compiled).
-game_kernels: types.ModuleType | None = None
+game_kernels: Any = None
 
 
 @njit(cache=True)
-def no_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: int) -> None:
+def no_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integer) -> None:
     """``begin_turn`` of a game without chance: the mover decides at once."""
 
 
@@ -77,7 +77,7 @@ class GameKernels:
 
 
 @njit(cache=True)
-def returns(winner: int) -> tuple[float, float]:
+def returns(winner: Integer) -> tuple[float, float]:
     """Zero-sum returns of a finished game: +1/-1 by the winner, 0/0 for a draw."""
     if winner == 0:
         return 1.0, -1.0
@@ -87,7 +87,7 @@ def returns(winner: int) -> tuple[float, float]:
 
 
 def prepare_turn(
-    config: np.ndarray, states: np.ndarray, rngs: np.ndarray, masks: np.ndarray, game: int
+    config: np.ndarray, states: np.ndarray, rngs: np.ndarray, masks: np.ndarray, game: Integer
 ) -> int:
     """Resolve chance and write the mover's legal actions; ``ONGOING``, or the winner.
 
@@ -111,7 +111,7 @@ def step_one(
     observations: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
-    game: int,
+    game: Integer,
 ) -> None:
     """Play one game's action; a finished game hands out its returns and starts again."""
     row = states[game]
@@ -214,7 +214,7 @@ def compile_loops(module: types.ModuleType) -> Loops:
     prefix = module.__name__.rsplit(".", 1)[-1]
     namespace = dict(globals(), game_kernels=module)
 
-    def copy(function: types.FunctionType, **options: Any) -> Any:
+    def copy(function: Any, **options: Any) -> Any:
         name = f"{prefix}_{function.__name__}"
         code = function.__code__.replace(co_filename=module.__file__ or "", co_name=name)
         clone = types.FunctionType(code, namespace, name)
@@ -235,7 +235,7 @@ def compile_loops(module: types.ModuleType) -> Loops:
 
 
 @njit(cache=True)
-def sample_one(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray, game: int) -> None:
+def sample_one(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray, game: Integer) -> None:
     """A uniformly random legal action of one game: the k-th legal one, k uniform."""
     mask = masks[game]
     count = 0

@@ -89,7 +89,7 @@ class BatchedEngine:
     def bytes_per_game(self) -> int:
         """Memory held for one game: state row, generator, mask, observation, reward, flag."""
         arrays = (self._states, self._rngs, self._masks, self._observations)
-        return sum(a.nbytes for a in arrays + (self._rewards, self._terminated)) // self.batch_size
+        return sum(a.nbytes for a in (*arrays, self._rewards, self._terminated)) // self.batch_size
 
     def __repr__(self) -> str:
         return (

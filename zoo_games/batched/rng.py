@@ -8,8 +8,14 @@ how many threads ran the batch or in which order the games were visited.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 from numba import njit
+
+#: An integer as the kernels receive it: a Python ``int`` or a numpy integer (numba passes
+#: both alike; the annotation is for readers and type checkers).
+Integer: TypeAlias = int | np.integer
 
 _GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -28,7 +34,7 @@ def seed_states(seed: int | None, batch_size: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def next_uint64(states: np.ndarray, game: int) -> np.uint64:
+def next_uint64(states: np.ndarray, game: Integer) -> np.uint64:
     """The next 64 random bits of ``game``'s generator (SplitMix64), advancing it."""
     z = states[game] + _GOLDEN_GAMMA
     states[game] = z
@@ -38,12 +44,12 @@ def next_uint64(states: np.ndarray, game: int) -> np.uint64:
 
 
 @njit(cache=True)
-def uniform(states: np.ndarray, game: int) -> float:
+def uniform(states: np.ndarray, game: Integer) -> float:
     """A float64 uniform in [0, 1) from ``game``'s generator (its top 53 bits)."""
     return float(next_uint64(states, game) >> _SHIFT_11) * _UNIT
 
 
 @njit(cache=True)
-def below(states: np.ndarray, game: int, n: int) -> int:
+def below(states: np.ndarray, game: Integer, n: Integer) -> int:
     """A uniform integer in ``[0, n)`` from ``game``'s generator."""
     return min(int(uniform(states, game) * n), n - 1)

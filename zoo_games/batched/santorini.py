@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.rng import Integer
 from zoo_games.santorini.observation import (
     CHANNELS,
     PARTS_CHANNEL,
@@ -51,16 +52,16 @@ WORKER_CHANNEL = 5
 @njit(cache=True)
 def in_placement(row: np.ndarray) -> bool:
     """Whether workers are still to be placed (``setup="placement"`` only)."""
-    for slot in range(4):
+    for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
         if row[WORKERS + slot] == UNPLACED:
             return True
     return False
 
 
 @njit(cache=True)
-def has_worker(row: np.ndarray, cell: int) -> bool:
+def has_worker(row: np.ndarray, cell: Integer) -> bool:
     """Whether a worker (of either player) stands on ``cell``."""
-    for slot in range(4):
+    for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
         if row[WORKERS + slot] == cell:
             return True
     return False
@@ -129,7 +130,9 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
+def play(
+    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
+) -> int:
     """Place a worker, or move and build; then hand over the turn (or win).
 
     Rule: "player_0 places both its workers, then player_1, and player_0 moves first. A worker

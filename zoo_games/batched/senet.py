@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
-from zoo_games.batched.rng import uniform
+from zoo_games.batched.rng import Integer, uniform
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -61,7 +61,7 @@ GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
 
 
 @njit(cache=True)
-def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: int) -> None:
+def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integer) -> None:
     """Rule: "The four sticks give throws 1 to 5": drawn with P = 4, 6, 4, 1, 1 sixteenths.
 
     The outcome is the first throw whose cumulative probability exceeds a uniform draw, as
@@ -78,8 +78,8 @@ def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: int)
 
 
 @njit(cache=True)
-def is_protected(board: np.ndarray, house: int, skyruk: bool) -> bool:
-    """Rule: "A dancer next to one of its own side cannot be beaten."
+def is_protected(board: np.ndarray, house: Integer, skyruk: bool) -> bool:
+    """Whether the dancer on ``house`` is protected: "next to one of its side, it is safe".
 
     Kendall: any dancer with a neighbour of its own side. Skyruk: only the first and last
     dancers of a row, that is dancers with exactly one neighbour of their side.
@@ -94,8 +94,8 @@ def is_protected(board: np.ndarray, house: int, skyruk: bool) -> bool:
 
 
 @njit(cache=True)
-def jumps_blockade(board: np.ndarray, source: int, target: int, need: int) -> bool:
-    """Rule: "A row of ``need`` or more opposing dancers cannot be jumped over."
+def jumps_blockade(board: np.ndarray, source: Integer, target: Integer, need: Integer) -> bool:
+    """Whether the move jumps a blockade: "a row of ``need`` or more opponents blocks".
 
     A row is a maximal run of the opponent's dancers on consecutive houses lying entirely
     between ``source`` and ``target``; a row running into the target house is not jumped.
@@ -110,11 +110,13 @@ def jumps_blockade(board: np.ndarray, source: int, target: int, need: int) -> bo
             return True
         else:
             run = 0
-    return run >= need and board[target] != opponent
+    return bool(run >= need and board[target] != opponent)
 
 
 @njit(cache=True)
-def landing(board: np.ndarray, source: int, target: int, skyruk: bool, need: int) -> int:
+def landing(
+    board: np.ndarray, source: Integer, target: Integer, skyruk: bool, need: Integer
+) -> Integer:
     """``target`` if a dancer on ``source`` may land there, else ``NO_MOVE``.
 
     "A dancer may not land on one of its own side; landing on an opponent beats it (the two
@@ -131,9 +133,10 @@ def landing(board: np.ndarray, source: int, target: int, skyruk: bool, need: int
 
 
 @njit(cache=True)
-def rebirth_house(board: np.ndarray) -> int:
-    """Rule: "A dancer falling into the Water is reborn on the House of Rebirth (15), or on the
-    first empty house before it."
+def rebirth_house(board: np.ndarray) -> Integer:
+    """Where a dancer is reborn: the House of Rebirth (15), or the first empty house before it.
+
+    Rule: "A dancer falling into the Water is reborn on the House of Rebirth."
     """
     house = REBIRTH
     while board[house] != EMPTY:
@@ -142,10 +145,12 @@ def rebirth_house(board: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def kendall_beyond_happiness(board: np.ndarray, source: int, steps: int) -> int:
-    """Kendall, from the last five houses: "bear off with 26+5, 28+3, 29+2, 30+1 exactly;
-    from Happiness a 1 falls in the Water (rebirth), a 2, 3 or 4 goes to an empty house;
-    Three Truths, Re-Atum and Re-Horakhty only bear off."
+def kendall_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
+    """Kendall's moves from the last five houses.
+
+    Rule: "Bear off with 26+5, 28+3, 29+2, 30+1 exactly; from Happiness a 1 falls in the Water
+    (rebirth), a 2, 3 or 4 goes to an empty house; Three Truths, Re-Atum and Re-Horakhty only
+    bear off."
     """
     target = source + steps
     if target == OFF:
@@ -156,8 +161,8 @@ def kendall_beyond_happiness(board: np.ndarray, source: int, steps: int) -> int:
 
 
 @njit(cache=True)
-def skyruk_beyond_happiness(board: np.ndarray, source: int, steps: int) -> int:
-    """Skyruk, from the last five houses.
+def skyruk_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
+    """Skyruk's moves from the last five houses.
 
     From Happiness: "5 bears off; 2, 3, 4 reach Three Truths, Re-Atum, Re-Horakhty if empty;
     otherwise the dancer falls in the Water (or is reborn if the Water is taken)". From the
@@ -181,12 +186,14 @@ def skyruk_beyond_happiness(board: np.ndarray, source: int, steps: int) -> int:
 
 
 @njit(cache=True)
-def forward_destination(board: np.ndarray, source: int, steps: int, config: np.ndarray) -> int:
-    """Where a dancer moving ``steps`` forward from ``source`` ends (a house, OFF, or
-    ``source`` itself when waiting in the Water), or ``NO_MOVE``.
+def forward_destination(
+    board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
+) -> Integer:
+    """Where a dancer moving ``steps`` forward from ``source`` ends, or ``NO_MOVE``.
 
-    "Every dancer must stop on the House of Happiness (26)": Kendall requires the exact
-    throw, Skyruk stops a longer throw there.
+    The end is a house, OFF, or ``source`` itself (waiting in the Water). Rule: "Every dancer
+    must stop on the House of Happiness (26)": Kendall requires the exact throw, Skyruk stops
+    a longer throw there.
     """
     skyruk = config[SKYRUK] == 1
     if source < HAPPINESS:
@@ -202,7 +209,9 @@ def forward_destination(board: np.ndarray, source: int, steps: int, config: np.n
 
 
 @njit(cache=True)
-def backward_destination(board: np.ndarray, source: int, steps: int, config: np.ndarray) -> int:
+def backward_destination(
+    board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
+) -> Integer:
     """Rule: "A player who cannot move forward must move backward", never before house 1."""
     target = source - steps
     if target < 1:
@@ -260,7 +269,9 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
+def play(
+    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
+) -> int:
     """Move a dancer (or pass), then hand on the turn; the winner once all are borne off.
 
     "A beaten dancer takes the house its attacker left. A throw of 1, 4 or 5 gives another
@@ -298,8 +309,11 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
 
 @njit(cache=True)
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
-    """The mover's view (``SenetObserver``): its board, the opponent's, its throw one-hot,
-    both borne-off counts, then one one-hot house plane per dancer of its, rearmost first."""
+    """The mover's view, as ``SenetObserver`` makes it.
+
+    Its board, the opponent's, its throw one-hot, both borne-off counts, then one one-hot
+    house plane per dancer of its, rearmost first.
+    """
     board = row[BOARD:]
     player = row[MOVER]
     mine, theirs = player + 1, 2 - player

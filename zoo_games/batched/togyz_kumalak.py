@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.rng import Integer
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -55,9 +56,11 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def may_make_tuzduk(row: np.ndarray, player: int, hole: int) -> bool:
-    """Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and
-    never on the hole with the number of the opponent's tuzduk."
+def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
+    """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
+
+    Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
+    on the hole with the number of the opponent's tuzduk."
     """
     if row[TUZDUK + player] != NONE or hole % HOLES_PER_SIDE == HOLES_PER_SIDE - 1:
         return False
@@ -66,7 +69,7 @@ def may_make_tuzduk(row: np.ndarray, player: int, hole: int) -> bool:
 
 
 @njit(cache=True)
-def sow(row: np.ndarray, mover: int, start: int) -> None:
+def sow(row: np.ndarray, mover: Integer, start: Integer) -> None:
     """Sow the balls of board hole ``start`` for the mover, then capture.
 
     Rule: "Take all the balls of a hole and sow them one by one counterclockwise, the first
@@ -101,7 +104,9 @@ def sow(row: np.ndarray, mover: int, start: int) -> None:
 
 
 @njit(cache=True)
-def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, game: int) -> int:
+def play(
+    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
+) -> int:
     """Sow the mover's hole ``action + 1``, hand over the move, and check for the end.
 
     Rule: "A kazan of 82 balls wins (unless every game is played out). A player who has no
@@ -131,9 +136,11 @@ def play(row: np.ndarray, action: int, config: np.ndarray, rngs: np.ndarray, gam
 
 @njit(cache=True)
 def observe_board(row: np.ndarray, out: np.ndarray) -> None:
-    """The mover's ``"board"`` view (``BoardObserver``): its holes, the opponent's, its kazan,
-    the opponent's, its tuzduk one-hot over the opponent's holes, the opponent's over its own,
-    and 1 (it is to move)."""
+    """The mover's ``"board"`` view, as ``BoardObserver`` makes it.
+
+    Its holes, the opponent's, its kazan, the opponent's, its tuzduk one-hot over the
+    opponent's holes, the opponent's over its own, and 1 (it is to move).
+    """
     player = row[MOVER]
     opponent = 1 - player
     out[:] = 0
