@@ -76,6 +76,10 @@ class BatchedEngine:
         self._observations = np.zeros((batch_size, observation_bytes), dtype=np.uint8)
         self._rewards = np.zeros((batch_size, 2), dtype=np.float32)
         self._terminated = np.zeros(batch_size, dtype=np.bool_)
+        # Each game's next random legal action, drawn by the step (see batch.py); "fresh"
+        # while no sample_legal_actions() has returned it yet.
+        self._sampled = np.zeros(batch_size, dtype=np.int64)
+        self._sampled_fresh = False
         self._parallel = threads > 1 and batch_size >= PARALLEL_MIN_BATCH
         self.observation = _read_only(
             self._observations.view(observation_dtype).reshape(batch_size, *observation_shape)
@@ -87,9 +91,10 @@ class BatchedEngine:
 
     @property
     def bytes_per_game(self) -> int:
-        """Memory held for one game: state row, generator, mask, observation, reward, flag."""
-        arrays = (self._states, self._rngs, self._masks, self._observations)
-        return sum(a.nbytes for a in (*arrays, self._rewards, self._terminated)) // self.batch_size
+        """Memory held per game: state row, generator, mask, observation, rewards, next action."""
+        arrays = (self._states, self._rngs, self._masks, self._observations, self._rewards)
+        total = sum(a.nbytes for a in (*arrays, self._terminated, self._sampled))
+        return total // self.batch_size
 
     def __repr__(self) -> str:
         return (
@@ -101,9 +106,17 @@ class BatchedEngine:
         """Restart every game from the initial position (the generators go on)."""
         self._states[:] = self._initial
         self._prepare(np.arange(self.batch_size, dtype=np.int64))
+        self._sampled_fresh = True
 
     def sample_legal_actions(self) -> np.ndarray:
-        """One uniformly random legal action per game, drawn from each game's generator."""
+        """One uniformly random legal action per game, drawn from each game's generator.
+
+        The first call after a step (or a reset, or setting every position) returns the
+        actions the step drew already; a further call draws new ones.
+        """
+        if self._sampled_fresh:
+            self._sampled_fresh = False
+            return self._sampled.copy()
         actions = np.empty(self.batch_size, dtype=np.int64)
         if self._parallel:
             numba.set_num_threads(self.threads)
@@ -131,12 +144,14 @@ class BatchedEngine:
             self._observations,
             self._rewards,
             self._terminated,
+            self._sampled,
         )
         if self._parallel:
             numba.set_num_threads(self.threads)
             self._loops.step_parallel(*arrays)
         else:
             self._loops.step_serial(*arrays)
+        self._sampled_fresh = True
         return self._rewards.copy(), self._terminated.copy()
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
@@ -193,6 +208,7 @@ class BatchedEngine:
                 raise type(error)(f"position {index}: {error}") from None
         self._states[:] = np.stack(rows)
         self._prepare(np.arange(self.batch_size, dtype=np.int64))
+        self._sampled_fresh = True
 
     def _checked_index(self, index: int) -> int:
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
@@ -208,5 +224,6 @@ class BatchedEngine:
             self._rngs,
             self._masks,
             self._observations,
+            self._sampled,
             games,
         )
