@@ -41,20 +41,27 @@ THREADS = (1, 2)
 PLOT = Path(__file__).parents[1] / "docs" / "results" / "batched-scaling.png"
 
 
-def engine_rate(label: str, batch_size: int, threads: int, seconds: float, seed: int) -> float:
-    """Decisions per second of random play with the engine (decisions = games x steps)."""
+def engine_rate(
+    label: str, batch_size: int, threads: int, seconds: float, seed: int
+) -> tuple[float, float]:
+    """Decisions per second of random play with the engine (decisions = games x steps).
+
+    Returns the rate per wall-clock second and per CPU second of this process (all threads):
+    on a shared machine the second is less disturbed by the other jobs.
+    """
     engine = batched.make(label, batch_size=batch_size, seed=seed, threads=threads)
     for _ in range(3):
         engine.step(engine.sample_legal_actions())
     steps = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while True:
         for _ in range(8):
             engine.step(engine.sample_legal_actions())
         steps += 8
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps * batch_size / elapsed
+            cpu = max(time.process_time() - cpu_start, 1e-9)
+            return steps * batch_size / elapsed, steps * batch_size / cpu
 
 
 def openspiel_rate(seconds: float, seed: int) -> float | None:
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     for label in labels:  # compile (or load) everything before timing
         engine_rate(label, 1024, 2, 0.0, 0)
         engine_rate(label, 4, 1, 0.0, 0)
-    measurements: dict[str, Callable[[int], float | None]] = {
+    measurements: dict[str, Callable[[int], float | tuple[float, float] | None]] = {
         "openspiel": lambda run: openspiel_rate(args.seconds, run)
     }
     for label in labels:
@@ -208,13 +215,18 @@ def main(argv: list[str] | None = None) -> None:
                     )
                 )
     samples: dict[str, list[float]] = {name: [] for name in measurements}
+    cpu_samples: dict[str, list[float]] = {name: [] for name in measurements}
     for run in range(args.runs):
         for name, measure in measurements.items():
             value = measure(run)
-            if value is not None:
+            if isinstance(value, tuple):
+                samples[name].append(value[0])
+                cpu_samples[name].append(value[1])
+            elif value is not None:
                 samples[name].append(value)
         print(f"round {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
     median = {name: statistics.median(v) for name, v in samples.items() if v}
+    cpu_median = {name: statistics.median(v) for name, v in cpu_samples.items() if v}
     reference = median.get("openspiel")
     print()
     if reference is None:
@@ -225,8 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"median of {args.runs} runs of ~{args.seconds:g} s; decisions/s in millions")
     header = " ".join(f"{b:>7}" for b in args.batch_sizes)
     print(f"{'variant':<22} {'thr':>3} {header} {'vs OpenSpiel':>13} {'core (Py)':>10} "
-          f"{'b=1 vs core':>11}")  # fmt: skip
+          f"{'b=1 vs core':>11} {'per CPU-s':>10}")  # fmt: skip
     table: dict[tuple[str, int, int], float] = {}
+    largest = max(args.batch_sizes)
     for label in labels:
         core = median[f"core {label}"]
         for threads in THREADS:
@@ -236,10 +249,11 @@ def main(argv: list[str] | None = None) -> None:
             )
             cells = " ".join(f"{r / 1e6:>7.3f}" for r in rates)
             ratio = f"{max(rates) / reference:>12.1f}x" if reference else f"{'-':>13}"
+            cpu = cpu_median[f"{label} {largest} {threads}"]
             print(f"{label:<22} {threads:>3} {cells} {ratio} {core / 1e6:>10.3f} "
-                  f"{rates[0] / core:>10.2f}x")  # fmt: skip
+                  f"{rates[0] / core:>10.2f}x {cpu / 1e6:>10.3f}")  # fmt: skip
+    print(f"(per CPU-s: decisions per CPU second of this process at batch {largest}, all threads)")
     print()
-    largest = max(args.batch_sizes)
     for label in labels:
         per_game, peak = peak_memory(label, largest)
         print(f"{label:<22} {per_game:>4} bytes per game; tracemalloc peak at batch "
