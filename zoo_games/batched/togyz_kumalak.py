@@ -143,16 +143,14 @@ def observe_board(row: np.ndarray, out: np.ndarray) -> None:
     """
     player = row[MOVER]
     opponent = 1 - player
-    out[:] = 0
+    mine, theirs = HOLES + HOLES_PER_SIDE * player, HOLES + HOLES_PER_SIDE * opponent
     for number in range(HOLES_PER_SIDE):
-        out[number] = row[HOLES + HOLES_PER_SIDE * player + number]
-        out[HOLES_PER_SIDE + number] = row[HOLES + HOLES_PER_SIDE * opponent + number]
+        out[number] = row[mine + number]
+        out[HOLES_PER_SIDE + number] = row[theirs + number]
+        out[20 + number] = row[TUZDUK + player] == theirs - HOLES + number
+        out[29 + number] = row[TUZDUK + opponent] == mine - HOLES + number
     out[18] = row[KAZAN + player]
     out[19] = row[KAZAN + opponent]
-    if row[TUZDUK + player] != NONE:
-        out[20 + row[TUZDUK + player] % HOLES_PER_SIDE] = 1
-    if row[TUZDUK + opponent] != NONE:
-        out[29 + row[TUZDUK + opponent] % HOLES_PER_SIDE] = 1
     out[BOARD_LENGTH - 1] = 1
 
 
