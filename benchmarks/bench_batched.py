@@ -151,7 +151,7 @@ def plot(medians: dict[tuple[str, int, int], float], labels: list[str], path: Pa
     canvas = drawing.Canvas(width, height, background=(255, 255, 255))
     canvas.text((width / 2, top / 2), "batched engine: decisions/s, random play, 2 threads", 14)
     plot_w, plot_h = width - left - right, height - top - bottom
-    low, high = 3, 9  # 1e3 .. 1e9 decisions/s
+    low, high = 4, 8  # 1e4 .. 1e8 decisions/s
 
     def to_pixel(batch_size: int, rate: float) -> tuple[float, float]:
         x = left + plot_w * math.log(batch_size, 4) / math.log(BATCH_SIZES[-1], 4)
