@@ -57,7 +57,7 @@ DRAW = 2
 game_kernels: Any = None
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def no_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integer) -> None:
     """``begin_turn`` of a game without chance: the mover decides at once."""
 
@@ -80,7 +80,7 @@ class GameKernels:
     state_from_row: Callable[[Game, np.ndarray], GameState]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def returns(winner: Integer) -> tuple[float, float]:
     """Zero-sum returns of a finished game: +1/-1 by the winner, 0/0 for a draw."""
     if winner == 0:
@@ -249,8 +249,8 @@ def compile_loops(module: types.ModuleType) -> Loops:
         namespace[function.__name__] = compiled
         return compiled
 
-    copy(prepare_turn)
-    copy(step_one)
+    copy(prepare_turn, inline="always")
+    copy(step_one, inline="always")
     return Loops(
         step_serial=copy(step_serial),
         step_parallel=copy(step_parallel, parallel=True),
@@ -258,7 +258,7 @@ def compile_loops(module: types.ModuleType) -> Loops:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample_one(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray, game: Integer) -> None:
     """A uniformly random legal action of one game: the k-th legal one, k uniform."""
     mask = masks[game]

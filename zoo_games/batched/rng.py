@@ -33,7 +33,7 @@ def seed_states(seed: int | None, batch_size: int) -> np.ndarray:
     return np.random.SeedSequence(seed).generate_state(batch_size, np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_uint64(states: np.ndarray, game: Integer) -> np.uint64:
     """The next 64 random bits of ``game``'s generator (SplitMix64), advancing it."""
     z = states[game] + _GOLDEN_GAMMA
@@ -43,13 +43,13 @@ def next_uint64(states: np.ndarray, game: Integer) -> np.uint64:
     return z ^ (z >> _SHIFT_31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform(states: np.ndarray, game: Integer) -> float:
     """A float64 uniform in [0, 1) from ``game``'s generator (its top 53 bits)."""
     return float(next_uint64(states, game) >> _SHIFT_11) * _UNIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def below(states: np.ndarray, game: Integer, n: Integer) -> int:
     """A uniform integer in ``[0, n)`` from ``game``'s generator."""
     return min(int(uniform(states, game) * n), n - 1)

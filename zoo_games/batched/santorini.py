@@ -49,7 +49,7 @@ BUILD_CELL = np.where(NEIGHBOURS < 0, NUM_CELLS, NEIGHBOURS)
 WORKER_CHANNEL = 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def in_placement(row: np.ndarray) -> bool:
     """Whether workers are still to be placed (``setup="placement"`` only)."""
     for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
@@ -58,7 +58,7 @@ def in_placement(row: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_worker(row: np.ndarray, cell: Integer) -> bool:
     """Whether a worker (of either player) stands on ``cell``."""
     for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
@@ -67,7 +67,7 @@ def has_worker(row: np.ndarray, cell: Integer) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placement_mask(row: np.ndarray, mask: np.ndarray) -> int:
     """Rule: "Each player in turn places a worker on any free cell" (no worker, no dome)."""
     count = 0
@@ -78,7 +78,7 @@ def placement_mask(row: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_mask(row: np.ndarray, mask: np.ndarray) -> int:
     """Every legal move-and-build of the mover, as actions ``64 w + 8 m + b``.
 
@@ -120,7 +120,7 @@ def play_mask(row: np.ndarray, mask: np.ndarray) -> int:
 begin_turn = no_chance
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Placements while workers are unplaced, else every legal move-and-build."""
     mask[:] = 0
@@ -129,7 +129,7 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return play_mask(row, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(
     row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
 ) -> int:
@@ -165,7 +165,7 @@ def play(
     return ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's planes (``SantoriniObserver``), rows x columns x channels, flattened.
 

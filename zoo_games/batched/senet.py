@@ -60,7 +60,7 @@ IS_SAFE = np.array([h in SAFE_HOUSES for h in range(OFF + 1)])
 GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integer) -> None:
     """Rule: "The four sticks give throws 1 to 5": drawn with P = 4, 6, 4, 1, 1 sixteenths.
 
@@ -77,7 +77,7 @@ def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Inte
         row[THROW] = THROWS[chosen]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_protected(board: np.ndarray, house: Integer, skyruk: bool) -> bool:
     """Whether the dancer on ``house`` is protected: "next to one of its side, it is safe".
 
@@ -93,7 +93,7 @@ def is_protected(board: np.ndarray, house: Integer, skyruk: bool) -> bool:
     return friends == 1 if skyruk else friends >= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jumps_blockade(board: np.ndarray, source: Integer, target: Integer, need: Integer) -> bool:
     """Whether the move jumps a blockade: "a row of ``need`` or more opponents blocks".
 
@@ -113,7 +113,7 @@ def jumps_blockade(board: np.ndarray, source: Integer, target: Integer, need: In
     return bool(run >= need and board[target] != opponent)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def landing(
     board: np.ndarray, source: Integer, target: Integer, skyruk: bool, need: Integer
 ) -> Integer:
@@ -132,7 +132,7 @@ def landing(
     return target
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rebirth_house(board: np.ndarray) -> Integer:
     """Where a dancer is reborn: the House of Rebirth (15), or the first empty house before it.
 
@@ -144,7 +144,7 @@ def rebirth_house(board: np.ndarray) -> Integer:
     return house
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kendall_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
     """Kendall's moves from the last five houses.
 
@@ -160,7 +160,7 @@ def kendall_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer)
     return rebirth_house(board) if target == WATER else target
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def skyruk_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
     """Skyruk's moves from the last five houses.
 
@@ -185,7 +185,7 @@ def skyruk_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) 
     return OFF if steps == bearing_throw else NO_MOVE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def forward_destination(
     board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
 ) -> Integer:
@@ -208,7 +208,7 @@ def forward_destination(
     return kendall_beyond_happiness(board, source, steps)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backward_destination(
     board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
 ) -> Integer:
@@ -219,7 +219,7 @@ def backward_destination(
     return landing(board, source, target, config[SKYRUK] == 1, config[BLOCKADE_LENGTH])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_dancers(row: np.ndarray) -> int:
     """Write the mover's dancer houses, rearmost first, into the row; return their count."""
     board = row[BOARD:]
@@ -232,7 +232,7 @@ def find_dancers(row: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Forward moves; else backward moves; else the pass.
 
@@ -268,7 +268,7 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(
     row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
 ) -> int:
@@ -307,7 +307,7 @@ def play(
     return ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's view, as ``SenetObserver`` makes it.
 

@@ -43,7 +43,7 @@ STOP_AT_MAJORITY, TESAURO = 0, 1
 begin_turn = no_chance
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Rule: "A player sows from any of its holes that holds balls" (a tuzduk never does)."""
     first = HOLES + HOLES_PER_SIDE * row[MOVER]
@@ -55,7 +55,7 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
     """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
 
@@ -68,7 +68,7 @@ def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
     return theirs == NONE or theirs % HOLES_PER_SIDE != hole % HOLES_PER_SIDE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sow(row: np.ndarray, mover: Integer, start: Integer) -> None:
     """Sow the balls of board hole ``start`` for the mover, then capture.
 
@@ -103,7 +103,7 @@ def sow(row: np.ndarray, mover: Integer, start: Integer) -> None:
         row[TUZDUK + mover] = last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(
     row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
 ) -> int:
@@ -134,7 +134,7 @@ def play(
     return 0 if white > black else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_board(row: np.ndarray, out: np.ndarray) -> None:
     """The mover's ``"board"`` view, as ``BoardObserver`` makes it.
 
@@ -154,7 +154,7 @@ def observe_board(row: np.ndarray, out: np.ndarray) -> None:
     out[BOARD_LENGTH - 1] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     """The ``"tesauro"`` view (``TesauroObserver``), the same for both players, as float32.
 
@@ -189,7 +189,7 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     values[index + 1] = row[MOVER] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's observation in the variant's encoding."""
     if config[TESAURO] == 1:
