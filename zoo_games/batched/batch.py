@@ -30,6 +30,8 @@ twice as slow as the whole step) or makes the caller uncacheable. So the loops b
 written once, as plain Python, against the global name ``game_kernels``, and
 :func:`compile_loops` compiles a copy of them for each game module with ``game_kernels``
 bound to it (cached on disk next to that module, under names prefixed with the game's).
+The kernels and helpers are compiled with ``inline="always"``: inlined at numba's level, their
+array arguments need no reference counting per call, which made the step 1.3x-2.5x faster.
 """
 
 from __future__ import annotations
