@@ -197,3 +197,13 @@ def test_bad_positions_raise_the_rules_core_errors() -> None:
     with pytest.raises(ValueError, match="out of range"):
         engine.set_position(2, before[0])
     assert engine.positions() == before
+
+
+def test_without_numba_the_import_says_how_to_install_it() -> None:
+    import subprocess
+    import sys
+
+    script = "import sys; sys.modules['numba'] = None; import zoo_games.batched"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert 'pip install "zoo-games[batched]"' in result.stderr
