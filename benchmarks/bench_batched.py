@@ -1,0 +1,270 @@
+"""Decisions per second of the batched engine, every variant, batch sizes 1 to 16384.
+
+Random legal play through the public API only: ``engine.sample_legal_actions()`` then
+``engine.step(actions)`` (which also writes every game's legal-action mask and observation),
+with one and with two threads, for about ``--seconds`` per measurement. Measurements are
+interleaved round-robin over ``--runs`` rounds, so that a noisy neighbour on the shared machine
+slows every configuration alike; the table reports medians. References measured in the same
+process: OpenSpiel's C++ mancala (``pyspiel``, a bare ``apply_action`` loop on one core), and
+each variant's Python rules core (``legal_actions`` + ``apply_action``, chance sampled).
+
+Also printed: the first-call compile time (a fresh process with an empty numba cache), the
+time to load the cached code, the engine's memory per game and the peak memory of the largest
+batch. A scaling plot is written as a PNG.
+
+    python benchmarks/bench_batched.py --runs 5 --seconds 0.3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image
+
+from zoo_games import batched
+from zoo_games.catalog import variant, variants
+from zoo_games.core import drawing
+
+BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096, 16384)
+THREADS = (1, 2)
+PLOT = Path(__file__).parents[1] / "docs" / "results" / "batched-scaling.png"
+
+
+def engine_rate(
+    label: str, batch_size: int, threads: int, seconds: float, seed: int
+) -> tuple[float, float]:
+    """Decisions per second of random play with the engine (decisions = games x steps).
+
+    Returns the rate per wall-clock second and per CPU second of this process (all threads):
+    on a shared machine the second is less disturbed by the other jobs.
+    """
+    engine = batched.make(label, batch_size=batch_size, seed=seed, threads=threads)
+    for _ in range(3):
+        engine.step(engine.sample_legal_actions())
+    steps = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    while True:
+        for _ in range(8):
+            engine.step(engine.sample_legal_actions())
+        steps += 8
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            cpu = max(time.process_time() - cpu_start, 1e-9)
+            return steps * batch_size / elapsed, steps * batch_size / cpu
+
+
+def openspiel_rate(seconds: float, seed: int) -> float | None:
+    """Decisions per second of OpenSpiel's C++ mancala with a bare random ``apply_action`` loop."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return decisions / elapsed
+
+
+def rules_core_rate(label: str, seconds: float, seed: int) -> float:
+    """Decisions per second of random play with the variant's Python rules core."""
+    game = variant(label).raw_env().game
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcome_values()))
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return decisions / elapsed
+
+
+_COMPILE_SCRIPT = """
+import time
+start = time.perf_counter()
+from zoo_games import batched
+for label in {labels!r}:
+    engine = batched.make(label, batch_size=1024, seed=0, threads=2)
+    engine.step(engine.sample_legal_actions())
+    engine = batched.make(label, batch_size=4, seed=0, threads=1)
+    engine.step(engine.sample_legal_actions())
+print(time.perf_counter() - start)
+"""
+
+
+def compile_times(labels: list[str]) -> tuple[float, float]:
+    """Seconds to import, make and step every variant: with an empty cache, then cached."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        script = _COMPILE_SCRIPT.format(labels=labels)
+        times = []
+        for _ in range(2):
+            result = subprocess.run(
+                [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+            )
+            times.append(float(result.stdout.split()[-1]))
+    return times[0], times[1]
+
+
+def peak_memory(label: str, batch_size: int) -> tuple[int, int]:
+    """(engine bytes per game, tracemalloc peak bytes of making and stepping the engine)."""
+    tracemalloc.start()
+    engine = batched.make(label, batch_size=batch_size, seed=0, threads=1)
+    for _ in range(100):
+        engine.step(engine.sample_legal_actions())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return engine.bytes_per_game, peak
+
+
+def plot(medians: dict[tuple[str, int, int], float], labels: list[str], path: Path) -> None:
+    """Decisions/s against batch size, log-log, one line per variant (two threads)."""
+    import math
+
+    width, height, left, right, top, bottom = 760, 480, 80, 190, 40, 50
+    canvas = drawing.Canvas(width, height, background=(255, 255, 255))
+    canvas.text((width / 2, top / 2), "batched engine: decisions/s, random play, 2 threads", 14)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    low, high = 4, 8  # 1e4 .. 1e8 decisions/s
+
+    def to_pixel(batch_size: int, rate: float) -> tuple[float, float]:
+        x = left + plot_w * math.log(batch_size, 4) / math.log(BATCH_SIZES[-1], 4)
+        y = top + plot_h * (1 - (math.log10(max(rate, 10**low)) - low) / (high - low))
+        return x, y
+
+    canvas.box((left, top), (plot_w, plot_h), fill=None, width=1)
+    for exponent in range(low, high + 1):
+        _, y = to_pixel(1, 10.0**exponent)
+        canvas.draw.line((left, y, left + plot_w, y), fill=(225, 225, 225), width=1)
+        canvas.text((left - 8, y), f"1e{exponent}", 11, anchor="rm")
+    for batch_size in BATCH_SIZES:
+        x, _ = to_pixel(batch_size, 1.0)
+        canvas.text((x, top + plot_h + 12), str(batch_size), 11)
+    canvas.text((left + plot_w / 2, height - 14), "batch size (games stepped at once)", 12)
+    palette = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
+               (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34)]  # fmt: skip
+    for number, label in enumerate(labels):
+        color = palette[number % len(palette)]
+        points = [
+            to_pixel(b, medians[(label, b, 2)]) for b in BATCH_SIZES if (label, b, 2) in medians
+        ]
+        if len(points) > 1:
+            canvas.draw.line(points, fill=color, width=2)
+        legend_y = top + 10 + 18 * number
+        canvas.draw.line((width - right + 10, legend_y, width - right + 30, legend_y), fill=color)
+        canvas.text((width - right + 36, legend_y), label, 11, anchor="lm")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(canvas.to_array()).save(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="rounds of measurements (>= 5)")
+    parser.add_argument("--seconds", type=float, default=0.3, help="seconds per measurement")
+    parser.add_argument("--only", nargs="*", help="variant labels (substrings) to measure")
+    parser.add_argument("--batch-sizes", nargs="*", type=int, default=list(BATCH_SIZES))
+    parser.add_argument("--plot", type=Path, default=PLOT, help="where to write the PNG")
+    parser.add_argument("--skip-compile", action="store_true", help="skip the compile timing")
+    args = parser.parse_args(argv)
+    labels = [v.label for v in variants() if not args.only or any(n in v.label for n in args.only)]
+    if not args.skip_compile:
+        cold, warm = compile_times(labels)
+        print(f"first call, empty numba cache (import, make and step {len(labels)} variants, ")
+        print(f"  serial and threaded loops): {cold:.1f} s; the same with the cache: {warm:.1f} s")
+    for label in labels:  # compile (or load) everything before timing
+        engine_rate(label, 1024, 2, 0.0, 0)
+        engine_rate(label, 4, 1, 0.0, 0)
+    measurements: dict[str, Callable[[int], float | tuple[float, float] | None]] = {
+        "openspiel": lambda run: openspiel_rate(args.seconds, run)
+    }
+    for label in labels:
+        measurements[f"core {label}"] = lambda run, label=label: rules_core_rate(
+            label, args.seconds, run
+        )
+        for threads in THREADS:
+            for batch_size in args.batch_sizes:
+                measurements[f"{label} {batch_size} {threads}"] = (
+                    lambda run, label=label, b=batch_size, t=threads: engine_rate(
+                        label, b, t, args.seconds, run
+                    )
+                )
+    samples: dict[str, list[float]] = {name: [] for name in measurements}
+    cpu_samples: dict[str, list[float]] = {name: [] for name in measurements}
+    for run in range(args.runs):
+        for name, measure in measurements.items():
+            value = measure(run)
+            if isinstance(value, tuple):
+                samples[name].append(value[0])
+                cpu_samples[name].append(value[1])
+            elif value is not None:
+                samples[name].append(value)
+        print(f"round {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
+    median = {name: statistics.median(v) for name, v in samples.items() if v}
+    cpu_median = {name: statistics.median(v) for name, v in cpu_samples.items() if v}
+    reference = median.get("openspiel")
+    print()
+    if reference is None:
+        print("open_spiel is not installed: no OpenSpiel reference (pip install open_spiel)")
+    else:
+        print(f"reference: OpenSpiel mancala (C++ via pyspiel, bare loop, 1 core): "
+              f"{reference:,.0f} decisions/s")  # fmt: skip
+    print(f"median of {args.runs} runs of ~{args.seconds:g} s; decisions/s in millions")
+    header = " ".join(f"{b:>7}" for b in args.batch_sizes)
+    print(f"{'variant':<22} {'thr':>3} {header} {'vs OpenSpiel':>13} {'core (Py)':>10} "
+          f"{'b=1 vs core':>11} {'per CPU-s':>10}")  # fmt: skip
+    table: dict[tuple[str, int, int], float] = {}
+    largest = max(args.batch_sizes)
+    for label in labels:
+        core = median[f"core {label}"]
+        for threads in THREADS:
+            rates = [median[f"{label} {b} {threads}"] for b in args.batch_sizes]
+            table.update(
+                {(label, b, threads): r for b, r in zip(args.batch_sizes, rates, strict=True)}
+            )
+            cells = " ".join(f"{r / 1e6:>7.3f}" for r in rates)
+            ratio = f"{max(rates) / reference:>12.1f}x" if reference else f"{'-':>13}"
+            cpu = cpu_median[f"{label} {largest} {threads}"]
+            print(f"{label:<22} {threads:>3} {cells} {ratio} {core / 1e6:>10.3f} "
+                  f"{rates[0] / core:>10.2f}x {cpu / 1e6:>10.3f}")  # fmt: skip
+    print(f"(per CPU-s: decisions per CPU second of this process at batch {largest}, all threads)")
+    print()
+    for label in labels:
+        per_game, peak = peak_memory(label, largest)
+        print(f"{label:<22} {per_game:>4} bytes per game; tracemalloc peak at batch "
+              f"{largest}: {peak / 2**20:.1f} MiB")  # fmt: skip
+    max_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"process peak RSS (everything above, incl. Python, numba, pettingzoo): {max_rss:.0f} MiB"
+    )
+    plot(table, labels, args.plot)
+    print(f"plot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""A batched engine for every variant: N games stepped at once by numba kernels.
+
+``make(label, batch_size=N, seed=S)`` gives a :class:`~zoo_games.batched.engine.BatchedEngine`
+for any label of :func:`zoo_games.catalog.variants`. See ``docs/batched.md``.
+
+numba is an optional dependency: ``pip install "zoo-games[batched]"``. Its threading layer is
+set to ``"workqueue"`` (unless ``NUMBA_THREADING_LAYER`` says otherwise): on two cores the
+default OpenMP layer was slower with two threads than with one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import numpy as np
+
+try:
+    import numba
+except ImportError:  # pragma: no cover - depends on the installation
+    raise ImportError('zoo_games.batched needs numba: pip install "zoo-games[batched]"') from None
+
+if "NUMBA_THREADING_LAYER" not in os.environ:
+    numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
+
+from zoo_games.batched.engine import BatchedEngine
+from zoo_games.catalog import variant
+
+__all__ = ["KERNEL_MODULES", "BatchedEngine", "make"]
+
+#: The kernel module of each game, by the rules core's ``Game.name``.
+KERNEL_MODULES = {
+    "senet": "zoo_games.batched.senet",
+    "togyz_kumalak": "zoo_games.batched.togyz_kumalak",
+    "santorini": "zoo_games.batched.santorini",
+}
+
+
+def make(
+    variant_label: str,
+    batch_size: int = 1,
+    seed: int | None = None,
+    threads: int | None = None,
+) -> BatchedEngine:
+    """``batch_size`` games of the variant ``variant_label``, all at their initial position.
+
+    ``seed`` (a non-negative integer, or ``None`` for fresh entropy) seeds every game's
+    generator; ``threads`` (default: numba's thread count, ``NUMBA_NUM_THREADS``) caps the
+    threads of large batches; ``threads=1`` never starts a thread.
+    """
+    chosen = variant(variant_label)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    if threads is None:
+        threads = most
+    elif isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise ValueError(f"threads must be an integer from 1 to {most}, got {threads!r}")
+    env = chosen.raw_env()
+    game = env.game
+    space = env.observation_space("player_0")["observation"]
+    kernels = importlib.import_module(KERNEL_MODULES[game.name]).KERNELS
+    return BatchedEngine(
+        chosen.label,
+        game,
+        kernels,
+        chosen.kwargs,
+        np.dtype(space.dtype),
+        tuple(space.shape),
+        batch_size,
+        seed,
+        threads,
+    )

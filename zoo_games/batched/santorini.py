@@ -1,0 +1,222 @@
+"""Santorini kernels (fixed or placement set-up) over one game's state row.
+
+Each function reads like the rule it implements, quoted in its docstring; the rules core
+``zoo_games/santorini/rules.py`` is the reference they are tested against move for move.
+
+State row (``uint8``): ``[mover, the cells of player_0's workers 0 and 1 and of player_1's
+(:data:`UNPLACED`, 255, while not yet placed), level-1, level-2, level-3 and dome parts left,
+the heights of cells 0 .. 24]`` (0-3 levels, 4 a dome; cell ``5 * row + column``). Options:
+``[placement set-up]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.rng import Integer
+from zoo_games.santorini.observation import (
+    CHANNELS,
+    PARTS_CHANNEL,
+    PLACEMENT_CHANNEL,
+    TO_MOVE_CHANNEL,
+)
+from zoo_games.santorini.rules import (
+    DOME,
+    NEIGHBOUR,
+    NUM_CELLS,
+    PLACEMENT_OFFSET,
+    SantoriniGame,
+    SantoriniState,
+)
+from zoo_games.santorini.rules import UNPLACED as CORE_UNPLACED
+
+WORKERS = 1
+PARTS = 5
+HEIGHTS = 9
+ROW_LENGTH = HEIGHTS + NUM_CELLS
+#: A worker not placed yet (the rules core's ``UNPLACED``, as a byte).
+UNPLACED = 255
+#: ``NEIGHBOURS[cell, direction]``: the cell one step away (NW, N, NE, W, E, SW, S, SE), or -1.
+NEIGHBOURS = np.array(NEIGHBOUR, dtype=np.int64)
+#: ``BUILD_CELL[cell, direction]``: the same, with 25 (a bit no cell mask has) off the board.
+BUILD_CELL = np.where(NEIGHBOURS < 0, NUM_CELLS, NEIGHBOURS)
+#: Channel of the observer's worker 0 (then worker 1, the opponent's worker 0 and 1).
+WORKER_CHANNEL = 5
+
+
+@njit(cache=True, inline="always")
+def in_placement(row: np.ndarray) -> bool:
+    """Whether workers are still to be placed (``setup="placement"`` only)."""
+    for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
+        if row[WORKERS + slot] == UNPLACED:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def has_worker(row: np.ndarray, cell: Integer) -> bool:
+    """Whether a worker (of either player) stands on ``cell``."""
+    for slot in range(4):  # noqa: SIM110 - numba compiles loops, not generators
+        if row[WORKERS + slot] == cell:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def placement_mask(row: np.ndarray, mask: np.ndarray) -> int:
+    """Rule: "Each player in turn places a worker on any free cell" (no worker, no dome)."""
+    count = 0
+    for cell in range(NUM_CELLS):
+        if not has_worker(row, cell) and row[HEIGHTS + cell] != DOME:
+            mask[PLACEMENT_OFFSET + cell] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def play_mask(row: np.ndarray, mask: np.ndarray) -> int:
+    """Every legal move-and-build of the mover, as actions ``64 w + 8 m + b``.
+
+    Rule: "Move a worker to a neighbouring cell with no worker and no dome, at most one level
+    up. Moving up onto level 3 wins at once (the build is never made: every build direction is
+    legal). Otherwise build on a cell next to the new one with no worker and no dome (the
+    cell just left counts as free): the next level, or a dome on level 3, while parts last."
+    """
+    heights = row[HEIGHTS:]
+    occupied = 0  # bit c: a worker stands on cell c
+    for slot in range(4):
+        occupied |= 1 << row[WORKERS + slot]
+    buildable = 0  # bit c: a part is left for cell c (its next level, or a dome on level 3)
+    for cell in range(NUM_CELLS):
+        level = heights[cell]
+        if level != DOME and row[PARTS + level] > 0:
+            buildable |= 1 << cell
+    count = 0
+    for worker in range(2):
+        source = row[WORKERS + 2 * row[MOVER] + worker]
+        free = buildable & ~(occupied ^ (1 << source))  # the cell left counts as free
+        for move in range(8):
+            target = NEIGHBOURS[source, move]
+            if target < 0 or occupied >> target & 1 or heights[target] == DOME:
+                continue
+            if heights[target] > heights[source] + 1:
+                continue
+            first = 64 * worker + 8 * move
+            climbs_to_level_3 = heights[source] == 2 and heights[target] == 3
+            for build in range(8):
+                # Off the board is cell 25, never free: no branch per build.
+                legal = climbs_to_level_3 or free >> BUILD_CELL[target, build] & 1
+                mask[first + build] = legal
+                count += legal
+    return count
+
+
+#: No chance in this game: the mover decides at once.
+begin_turn = no_chance
+
+
+@njit(cache=True, inline="always")
+def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
+    """Placements while workers are unplaced, else every legal move-and-build."""
+    mask[:] = 0
+    if in_placement(row):
+        return placement_mask(row, mask)
+    return play_mask(row, mask)
+
+
+@njit(cache=True, inline="always")
+def play(
+    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
+) -> int:
+    """Place a worker, or move and build; then hand over the turn (or win).
+
+    Rule: "player_0 places both its workers, then player_1, and player_0 moves first. A worker
+    moving up onto level 3 wins. Building raises a cell one level (a dome on level 3) and uses
+    a part of that kind." A player left without a legal move-and-build loses: the batch loop
+    ends the game when the next mover's mask is empty.
+    """
+    mover = row[MOVER]
+    if action >= PLACEMENT_OFFSET:
+        slot = 0
+        while row[WORKERS + slot] != UNPLACED:
+            slot += 1
+        row[WORKERS + slot] = action - PLACEMENT_OFFSET
+        row[MOVER] = (slot + 1) // 2 if slot < 3 else 0
+        return ONGOING
+    heights = row[HEIGHTS:]
+    worker, rest = divmod(action, 64)
+    move, build = divmod(rest, 8)
+    slot = WORKERS + 2 * mover + worker
+    source = row[slot]
+    target = NEIGHBOURS[source, move]
+    row[slot] = target
+    if heights[target] == 3 and heights[source] < 3:
+        return mover
+    built = NEIGHBOURS[target, build]
+    level = heights[built]
+    row[PARTS + level] -= 1
+    heights[built] = level + 1
+    row[MOVER] = 1 - mover
+    return ONGOING
+
+
+@njit(cache=True, inline="always")
+def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
+    """The mover's planes (``SantoriniObserver``), rows x columns x channels, flattened.
+
+    Channels: one-hot height (0-3, dome), the observer's workers 0 and 1, the opponent's, the
+    four parts-left counts and the placement and to-move flags as constant planes.
+    """
+    player = row[MOVER]
+    out[:] = 0
+    placing = in_placement(row)
+    for cell in range(NUM_CELLS):
+        base = CHANNELS * cell
+        out[base + row[HEIGHTS + cell]] = 1
+        for kind in range(4):
+            out[base + PARTS_CHANNEL + kind] = row[PARTS + kind]
+        out[base + PLACEMENT_CHANNEL] = placing
+        out[base + TO_MOVE_CHANNEL] = 1
+    for index in range(4):
+        slot = 2 * (player if index < 2 else 1 - player) + index % 2
+        cell = row[WORKERS + slot]
+        if cell != UNPLACED:
+            out[CHANNELS * cell + WORKER_CHANNEL + index] = 1
+
+
+def config(game: Any, options: dict[str, Any]) -> list[int]:
+    """``[placement]`` of a :class:`SantoriniGame`."""
+    assert isinstance(game, SantoriniGame)
+    return [int(game.setup == "placement")]
+
+
+def row_from_state(state: Any) -> np.ndarray:
+    """The state row of a rules-core :class:`SantoriniState`."""
+    assert isinstance(state, SantoriniState)
+    row = np.zeros(ROW_LENGTH, dtype=np.uint8)
+    row[MOVER] = state.mover
+    row[WORKERS : WORKERS + 4] = [UNPLACED if w == CORE_UNPLACED else w for w in state.workers]
+    row[PARTS : PARTS + 4] = state.parts
+    row[HEIGHTS:] = np.frombuffer(bytes(state.heights), dtype=np.uint8)
+    return row
+
+
+def state_from_row(game: Any, row: np.ndarray) -> SantoriniState:
+    """The rules-core :class:`SantoriniState` of a state row."""
+    workers = [CORE_UNPLACED if w == UNPLACED else int(w) for w in row[WORKERS : WORKERS + 4]]
+    parts = [int(p) for p in row[PARTS : PARTS + 4]]
+    return SantoriniState(game, bytes(row[HEIGHTS:]), workers, int(row[MOVER]), parts)
+
+
+KERNELS = GameKernels(
+    module=sys.modules[__name__],
+    row_length=ROW_LENGTH,
+    config=config,
+    row_from_state=row_from_state,
+    state_from_row=state_from_row,
+)

@@ -1,0 +1,231 @@
+"""Togyz Kumalak kernels over one game's state row, both observation encodings.
+
+Each function reads like the rule it implements, quoted in its docstring; the rules core
+``zoo_games/togyz_kumalak/rules.py`` is the reference they are tested against move for move.
+
+State row (``uint8``): ``[mover, White's kazan, Black's kazan, White's tuzduk, Black's tuzduk,
+hole 0 .. hole 17]``. Holes are numbered as in the rules core: 0-8 White's holes 1-9, 9-17
+Black's, so sowing walks the indices upwards modulo 18. A tuzduk is the board hole a player
+owns, :data:`NONE` (255) before it makes one. Every count fits a byte: a game has 162 balls.
+Options: ``[stop_at_majority, tesauro encoding]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.rng import Integer
+from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
+from zoo_games.togyz_kumalak.rules import (
+    HOLES_PER_SIDE,
+    NO_TUZDUK,
+    NUM_HOLES,
+    WINNING_KAZAN,
+    TogyzKumalakGame,
+    TogyzKumalakState,
+)
+
+KAZAN = 1
+TUZDUK = 3
+HOLES = 5
+ROW_LENGTH = HOLES + NUM_HOLES
+#: A player without a tuzduk (the rules core's ``NO_TUZDUK``, as a byte).
+NONE = 255
+#: Options.
+STOP_AT_MAJORITY, TESAURO = 0, 1
+
+#: No chance in this game: the mover decides at once.
+begin_turn = no_chance
+
+
+@njit(cache=True, inline="always")
+def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
+    """Rule: "A player sows from any of its holes that holds balls" (a tuzduk never does)."""
+    first = HOLES + HOLES_PER_SIDE * row[MOVER]
+    count = 0
+    for action in range(HOLES_PER_SIDE):
+        legal = row[first + action] > 0
+        mask[action] = legal
+        count += legal
+    return count
+
+
+@njit(cache=True, inline="always")
+def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
+    """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
+
+    Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
+    on the hole with the number of the opponent's tuzduk."
+    """
+    if row[TUZDUK + player] != NONE or hole % HOLES_PER_SIDE == HOLES_PER_SIDE - 1:
+        return False
+    theirs = row[TUZDUK + 1 - player]
+    return theirs == NONE or theirs % HOLES_PER_SIDE != hole % HOLES_PER_SIDE
+
+
+@njit(cache=True, inline="always")
+def sow(row: np.ndarray, mover: Integer, start: Integer) -> None:
+    """Sow the balls of board hole ``start`` for the mover, then capture.
+
+    Rule: "Take all the balls of a hole and sow them one by one counterclockwise, the first
+    back into the hole they came from (a lone ball goes to the next hole). A ball falling into
+    a tuzduk goes to its owner's kazan. If the last ball makes an opponent's hole even, the
+    mover captures it; if it makes it three, the hole may become the mover's tuzduk."
+    """
+    holes = row[HOLES:]
+    balls = holes[start]
+    holes[start] = 0
+    hole = start if balls > 1 else (start + 1) % NUM_HOLES
+    last = hole
+    for _ in range(balls):
+        last = hole
+        if hole == row[TUZDUK]:
+            row[KAZAN] += 1
+        elif hole == row[TUZDUK + 1]:
+            row[KAZAN + 1] += 1
+        else:
+            holes[hole] += 1
+        hole = (hole + 1) % NUM_HOLES
+    if last // HOLES_PER_SIDE == mover or last == row[TUZDUK] or last == row[TUZDUK + 1]:
+        return
+    count = holes[last]
+    if count % 2 == 0:
+        row[KAZAN + mover] += count
+        holes[last] = 0
+    elif count == 3 and may_make_tuzduk(row, mover, last):
+        row[KAZAN + mover] += count
+        holes[last] = 0
+        row[TUZDUK + mover] = last
+
+
+@njit(cache=True, inline="always")
+def play(
+    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
+) -> int:
+    """Sow the mover's hole ``action + 1``, hand over the move, and check for the end.
+
+    Rule: "A kazan of 82 balls wins (unless every game is played out). A player who has no
+    ball to sow on its turn cannot move (atsis kalu): the opponent keeps the balls of its own
+    row, and the larger kazan wins; 81-81 is a draw."
+    """
+    mover = row[MOVER]
+    sow(row, mover, HOLES_PER_SIDE * mover + action)
+    row[MOVER] = 1 - mover
+    white, black = row[KAZAN], row[KAZAN + 1]
+    if config[STOP_AT_MAJORITY] == 1 and (white >= WINNING_KAZAN or black >= WINNING_KAZAN):
+        return 0 if white >= WINNING_KAZAN else 1
+    to_move = HOLES + HOLES_PER_SIDE * row[MOVER]
+    for hole in range(to_move, to_move + HOLES_PER_SIDE):
+        if row[hole]:
+            return ONGOING
+    other = 1 - row[MOVER]
+    theirs = HOLES + HOLES_PER_SIDE * other
+    for hole in range(theirs, theirs + HOLES_PER_SIDE):
+        row[KAZAN + other] += row[hole]
+        row[hole] = 0
+    white, black = row[KAZAN], row[KAZAN + 1]
+    if white == black:
+        return DRAW
+    return 0 if white > black else 1
+
+
+@njit(cache=True, inline="always")
+def observe_board(row: np.ndarray, out: np.ndarray) -> None:
+    """The mover's ``"board"`` view, as ``BoardObserver`` makes it.
+
+    Its holes, the opponent's, its kazan, the opponent's, its tuzduk one-hot over the
+    opponent's holes, the opponent's over its own, and 1 (it is to move).
+    """
+    player = row[MOVER]
+    opponent = 1 - player
+    mine, theirs = HOLES + HOLES_PER_SIDE * player, HOLES + HOLES_PER_SIDE * opponent
+    for number in range(HOLES_PER_SIDE):
+        out[number] = row[mine + number]
+        out[HOLES_PER_SIDE + number] = row[theirs + number]
+        out[20 + number] = row[TUZDUK + player] == theirs - HOLES + number
+        out[29 + number] = row[TUZDUK + opponent] == mine - HOLES + number
+    out[18] = row[KAZAN + player]
+    out[19] = row[KAZAN + opponent]
+    out[BOARD_LENGTH - 1] = 1
+
+
+@njit(cache=True, inline="always")
+def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
+    """The ``"tesauro"`` view (``TesauroObserver``), the same for both players, as float32.
+
+    For White's row then Black's: holes 1-8 give ``n >= 1``, ``n >= 2``, ``n mod 2``,
+    ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9`` and whether the hole is a tuzduk; hole 9
+    the same without ``n >= 2`` and the tuzduk flag; then the kazan ``min(k, 82) / 82`` and
+    whether it holds more than the other; last, ``[1, 0]`` if White is to move, else ``[0, 1]``.
+    """
+    values = out.view(np.float32)
+    index = 0
+    for side in range(2):
+        for number in range(HOLES_PER_SIDE):
+            hole = HOLES_PER_SIDE * side + number
+            n = row[HOLES + hole]
+            values[index] = n >= 1
+            if number < HOLES_PER_SIDE - 1:
+                values[index + 1] = n >= 2
+                index += 1
+            values[index + 1] = n % 2
+            values[index + 2] = (n % 9) / 8
+            values[index + 3] = (n % 18) / 17
+            values[index + 4] = n / 9
+            index += 5
+            if number < HOLES_PER_SIDE - 1:
+                values[index] = hole == row[TUZDUK] or hole == row[TUZDUK + 1]
+                index += 1
+        kazan, other = row[KAZAN + side], row[KAZAN + 1 - side]
+        values[index] = min(kazan, WINNING_KAZAN) / WINNING_KAZAN
+        values[index + 1] = kazan > other
+        index += 2
+    values[index] = row[MOVER] == 0
+    values[index + 1] = row[MOVER] == 1
+
+
+@njit(cache=True, inline="always")
+def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
+    """The mover's observation in the variant's encoding."""
+    if config[TESAURO] == 1:
+        observe_tesauro(row, out)
+    else:
+        observe_board(row, out)
+
+
+def config(game: Any, options: dict[str, Any]) -> list[int]:
+    """``[stop_at_majority, tesauro]`` of a :class:`TogyzKumalakGame` and its encoding."""
+    assert isinstance(game, TogyzKumalakGame)
+    return [int(game.stop_at_majority), int(options.get("observation", "board") == "tesauro")]
+
+
+def row_from_state(state: Any) -> np.ndarray:
+    """The state row of a rules-core :class:`TogyzKumalakState`."""
+    assert isinstance(state, TogyzKumalakState)
+    row = np.zeros(ROW_LENGTH, dtype=np.uint8)
+    row[MOVER] = state.mover
+    row[KAZAN : KAZAN + 2] = state.kazans
+    row[TUZDUK : TUZDUK + 2] = [NONE if t == NO_TUZDUK else t for t in state.tuzduk]
+    row[HOLES:] = np.frombuffer(bytes(state.holes), dtype=np.uint8)
+    return row
+
+
+def state_from_row(game: Any, row: np.ndarray) -> TogyzKumalakState:
+    """The rules-core :class:`TogyzKumalakState` of a state row."""
+    tuzduk = [NO_TUZDUK if t == NONE else int(t) for t in row[TUZDUK : TUZDUK + 2]]
+    kazans = [int(row[KAZAN]), int(row[KAZAN + 1])]
+    return TogyzKumalakState(game, bytes(row[HOLES:]), kazans, tuzduk, int(row[MOVER]))
+
+
+KERNELS = GameKernels(
+    module=sys.modules[__name__],
+    row_length=ROW_LENGTH,
+    config=config,
+    row_from_state=row_from_state,
+    state_from_row=state_from_row,
+)
