@@ -33,7 +33,7 @@ from pathlib import Path
 from PIL import Image
 
 from zoo_games import batched
-from zoo_games.catalog import variant, variants
+from zoo_games.catalog import find_variant, variants
 from zoo_games.core import drawing
 
 BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096, 16384)
@@ -87,7 +87,7 @@ def openspiel_rate(seconds: float, seed: int) -> float | None:
 
 def rules_core_rate(label: str, seconds: float, seed: int) -> float:
     """Decisions per second of random play with the variant's Python rules core."""
-    game = variant(label).raw_env().game
+    game = find_variant(label).raw_env().game
     rng = random.Random(seed)
     decisions = 0
     start = time.perf_counter()
@@ -95,7 +95,7 @@ def rules_core_rate(label: str, seconds: float, seed: int) -> float:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcome_values()))
+                state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
                 continue
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])

@@ -17,7 +17,7 @@ pytest.importorskip("numba")
 
 from zoo_games import batched
 from zoo_games.batched import senet as senet_kernels
-from zoo_games.catalog import variant, variants
+from zoo_games.catalog import find_variant, variants
 from zoo_games.core.adapter import AGENTS
 from zoo_games.core.game import GameState
 
@@ -43,7 +43,7 @@ def env_observation(env, state: GameState) -> np.ndarray:
 @pytest.mark.parametrize("label", LABELS)
 def test_engine_matches_the_rules_core_over_random_play(label: str) -> None:
     engine = batched.make(label, batch_size=BATCH, seed=LABELS.index(label))
-    env = variant(label).raw_env()
+    env = find_variant(label).raw_env()
     env.reset()
     game = env.game
     mirrors = [game.new_initial_state() for _ in range(BATCH)]

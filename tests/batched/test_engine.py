@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from zoo_games import batched
-from zoo_games.catalog import variant, variants
+from zoo_games.catalog import find_variant, variants
 from zoo_games.core.adapter import AGENTS
 from zoo_games.core.errors import PositionError
 from zoo_games.core.game import GameState
@@ -22,19 +22,19 @@ LABELS = [v.label for v in variants()]
 
 def random_position(label: str, seed: int, moves: int) -> GameState:
     """A state reached by up to ``moves`` random actions of the rules core (not finished)."""
-    game = variant(label).raw_env().game
+    game = find_variant(label).raw_env().game
     rng = random.Random(seed)
     state = game.new_initial_state()
     for _ in range(moves):
         if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcome_values()))
+            state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
             continue
         previous = state.clone()
         state.apply_action(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return previous
     if state.is_chance_node():
-        state.apply_action(rng.choice(state.chance_outcome_values()))
+        state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
     return state
 
 
@@ -57,7 +57,7 @@ def test_a_position_set_into_the_engine_is_seen_as_the_environment_sees_it(
     state = random_position(label, seed, moves)
     engine = batched.make(label, batch_size=4, seed=seed)
     engine.set_position(index, state.position())
-    env = variant(label).raw_env()
+    env = find_variant(label).raw_env()
     env.reset(options={"position": state.position()})
     agent = env.agent_selection
     expected = env.observe(agent)
@@ -154,7 +154,7 @@ def test_a_long_run_keeps_its_arrays() -> None:
 def test_shapes_and_dtypes_follow_the_environment() -> None:
     for label in LABELS:
         engine = batched.make(label, batch_size=3, seed=0)
-        space = variant(label).raw_env().observation_space("player_0")
+        space = find_variant(label).raw_env().observation_space("player_0")
         assert engine.observation.shape == (3, *space["observation"].shape)
         assert engine.observation.dtype == space["observation"].dtype
         assert engine.action_mask.shape == (3, space["action_mask"].shape[0])

@@ -24,7 +24,7 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 
 from zoo_games.batched.engine import BatchedEngine
-from zoo_games.catalog import variant
+from zoo_games.catalog import find_variant
 
 __all__ = ["KERNEL_MODULES", "BatchedEngine", "make"]
 
@@ -48,7 +48,7 @@ def make(
     generator; ``threads`` (default: numba's thread count, ``NUMBA_NUM_THREADS``) caps the
     threads of large batches; ``threads=1`` never starts a thread.
     """
-    chosen = variant(variant_label)
+    chosen = find_variant(variant_label)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
@@ -60,7 +60,7 @@ def make(
         raise ValueError(f"threads must be an integer from 1 to {most}, got {threads!r}")
     env = chosen.raw_env()
     game = env.game
-    space = env.observation_space("player_0")["observation"]
+    space = env.observer.space
     kernels = importlib.import_module(KERNEL_MODULES[game.name]).KERNELS
     return BatchedEngine(
         chosen.label,
