@@ -96,7 +96,7 @@ class SenetGame(Game):
         return SenetState(self, board, [0, 0], mover=0, throw=0)
 
     def state_from_position(self, position: str) -> SenetState:
-        """Read a ``"<board> <mover> [<throw>]"`` position (see SPEC.md)."""
+        """Read a ``"<board> <mover> [<throw>]"`` position (see :mod:`zoo_games.senet.position`)."""
         from zoo_games.senet.position import parse_position
 
         return parse_position(self, position)

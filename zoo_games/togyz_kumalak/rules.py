@@ -180,7 +180,7 @@ class TogyzKumalakState(GameState):
         )
 
     def position(self) -> str:
-        """The SPEC.md position string."""
+        """The position string (see :mod:`zoo_games.togyz_kumalak.position`)."""
         from zoo_games.togyz_kumalak.position import format_position
 
         return format_position(self)
