@@ -49,8 +49,15 @@ def sampled(pictures: list[np.ndarray], max_frames: int) -> list[np.ndarray]:
 
 
 def write_gif(pictures: list[np.ndarray], path: Path) -> None:
-    """``pictures`` as a looping GIF, every frame on the palette of the first."""
-    palette = Image.fromarray(pictures[0]).quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+    """``pictures`` as a looping GIF, every frame on one palette drawn from the whole game.
+
+    The palette comes from a stack of pictures spread over the game, so that colours that
+    appear only later (Togyz Kumalak's red tuzduks, Santorini's domes) keep their colour.
+    """
+    spread = [*pictures[:: max(1, len(pictures) // 10)], pictures[-1]]
+    palette = Image.fromarray(np.concatenate(spread)).quantize(
+        colors=64, method=Image.Quantize.MEDIANCUT
+    )
     frames = [
         Image.fromarray(picture).quantize(palette=palette, dither=Image.Dither.NONE)
         for picture in pictures
@@ -65,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write one GIF per game module; return 1 if one is larger than ``--max-kb``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-frames", type=int, default=80)
+    parser.add_argument("--max-frames", type=int, default=60)
     parser.add_argument("--max-kb", type=int, default=300)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPOSITORY))
