@@ -81,16 +81,16 @@ class TogyzKumalakRenderer:
                 canvas.text((x + pit / 2, number_y), str(hole % HOLES_PER_SIDE + 1), 13)
         store_width = (HOLES_PER_SIDE * (pit + gap) - gap - 20) / 2
         for index, player in enumerate((1, 0)):
-            x = left + index * (store_width + 20)
+            store_x = left + index * (store_width + 20)
             canvas.draw.rounded_rectangle(
-                (x, store_top, x + store_width, store_top + 50),
+                (store_x, store_top, store_x + store_width, store_top + 50),
                 radius=24,
                 fill=drawing.BOARD_DARK,
                 outline=drawing.INK,
                 width=2,
             )
             canvas.text(
-                (x + store_width / 2, store_top + 25),
+                (store_x + store_width / 2, store_top + 25),
                 f"{SIDE_NAMES[player]}'s kazan: {state.kazans[player]}",
                 17,
                 fill=(255, 255, 255),
