@@ -16,7 +16,7 @@ sys.path.insert(0, str(DOCS / "_scripts"))
 import gen_env_pages  # noqa: E402
 
 import zoo_games  # noqa: E402
-from zoo_games.catalog import GAME_MODULES as ENVIRONMENT_MODULES  # noqa: E402
+from zoo_games.catalog import GAMES  # noqa: E402
 
 project = "zoo-games"
 author = "zoo-games developers"
@@ -48,7 +48,9 @@ nb_execution_mode = "off"
 autosummary_generate = True
 autosummary_imported_members = False
 autodoc_mock_imports = ["ray", "torch"]
-autodoc_default_options = {"members": True, "show-inheritance": True}
+# Each object is documented once, in the module that defines it: a package that re-exports
+# names in its __all__ (zoo_games.agents) would otherwise document them twice.
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 napoleon_google_docstring = True
@@ -76,7 +78,7 @@ def _environment_docstring_as_link(app, what, name, obj, options, lines) -> None
     The docstring is Markdown in PettingZoo's format, made into the environment's page by
     ``gen_env_pages.py``; autodoc would read it as reStructuredText.
     """
-    if what == "module" and name in ENVIRONMENT_MODULES:
+    if what == "module" and name in GAMES.values():
         page = name.rsplit(".", 1)[1]
         link = f"Documented on its environment page, :doc:`/environments/{page}`."
         lines[:] = [lines[0], "", link]

@@ -22,6 +22,7 @@ from PIL import Image
 import zoo_games
 from zoo_games import agents, catalog
 from zoo_games.togyz_kumalak import master_games
+from zoo_games.togyz_kumalak.notation import replay
 
 MASTER_GAMES = 742
 
@@ -71,10 +72,11 @@ def draw_a_picture(folder: Path) -> None:
 
 
 def load_master_games() -> None:
-    """The packaged master games of Togyz Kumalak are all there."""
+    """The packaged master games of Togyz Kumalak are all there and read back."""
     records = master_games()
     assert len(records) == MASTER_GAMES, f"{len(records)} master games, not {MASTER_GAMES}"
-    print(f"{len(records)} master games of Togyz Kumalak")
+    replay(records[0].moves)  # raises at a move that is illegal or differs from its record
+    print(f"{len(records)} master games of Togyz Kumalak; the first replays")
 
 
 def run_the_command() -> None:

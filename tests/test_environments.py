@@ -84,7 +84,7 @@ def test_render_test(variant: Variant) -> None:
 
 @by_label
 def test_registry_makes_the_module_env(variant: Variant) -> None:
-    assert variant.env_id in zoo_games.ENVIRONMENTS
+    assert variant.env_id in zoo_games.catalog.GAMES
     made = pettingzoo.make("aec", variant.env_id, **variant.kwargs)
     direct = variant.env()
     made.reset(seed=3)
@@ -229,6 +229,8 @@ def test_step_after_the_end_and_calls_before_reset_are_clear_errors(variant: Var
         env.observe("player_0")
     with pytest.raises(ValueError, match="reset"):
         env.position()
+    with pytest.raises(ValueError, match=r"step\(\) before reset\(\)"):
+        env.step(0)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     while not all(env.terminations.values()):
@@ -296,3 +298,32 @@ def test_observation_spaces_and_dtypes(variant: Variant) -> None:
         np.flatnonzero(info_env.infos[acting]["action_mask"]).tolist() == info_env.legal_actions()
     )
     assert isinstance(info_env.observe(acting), np.ndarray)
+
+
+# ---------------------------------------------------------------------- game facts
+@by_label
+def test_game_facts_hold_in_random_games(variant: Variant) -> None:
+    game = variant.raw_env().game
+    assert game.zero_sum and (game.min_utility, game.max_utility) == (-1.0, 1.0)
+    assert game.has_chance == (game.name == "senet")
+    assert (game.max_game_length is None) == (game.name != "santorini")
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        state = game.new_initial_state()
+        decisions = 0
+        chance_nodes = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chance_nodes += 1
+                outcomes = state.chance_outcomes()
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+                state.apply_action(int(rng.choice([o for o, _ in outcomes])))
+                continue
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+        assert sum(state.returns()) == 0
+        assert min(state.returns()) >= game.min_utility
+        assert max(state.returns()) <= game.max_utility
+        assert (chance_nodes > 0) == game.has_chance
+        if game.max_game_length is not None:
+            assert decisions <= game.max_game_length

@@ -1,7 +1,9 @@
-"""Every environment of zoo-games and its variants, in one list.
+"""Every game of zoo-games and its variants: the one list the rest of the package reads.
 
-The shared tests, the golden playthroughs, the benchmark and the command line all walk this
-list, so a new game is covered by all of them as soon as its module is named here.
+:data:`GAMES` names each game's registry id and module; the package registers the ids with
+PettingZoo from it, and the shared tests, golden playthroughs, benchmarks, agents, arena and
+command line walk :func:`variants`, so a new game is covered by all of them as soon as its
+module is named here.
 """
 
 from __future__ import annotations
@@ -9,16 +11,17 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pettingzoo import AECEnv
+if TYPE_CHECKING:
+    from zoo_games.core.adapter import BoardGameEnv
 
-#: The environment modules, each with ``ENV_ID``, ``VARIANTS``, ``env()`` and ``raw_env()``.
-GAME_MODULES = (
-    "zoo_games.senet_v0",
-    "zoo_games.togyz_kumalak_v0",
-    "zoo_games.santorini_v0",
-)
+#: Registry id -> the module with ``VARIANTS``, ``env()`` and ``raw_env()``.
+GAMES = {
+    "zoo_games/Senet-v0": "zoo_games.senet_v0",
+    "zoo_games/TogyzKumalak-v0": "zoo_games.togyz_kumalak_v0",
+    "zoo_games/Santorini-v0": "zoo_games.santorini_v0",
+}
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,12 @@ class Variant:
         """The game's ``*_v0`` module."""
         return importlib.import_module(self.module_name)
 
-    def raw_env(self, **overrides: Any) -> AECEnv:
+    def raw_env(self, **overrides: Any) -> BoardGameEnv:
         """The bare environment of this variant."""
-        return self.module.raw_env(**{**self.kwargs, **overrides})
+        env: BoardGameEnv = self.module.raw_env(**{**self.kwargs, **overrides})
+        return env
 
-    def env(self, **overrides: Any) -> AECEnv:
+    def env(self, **overrides: Any) -> Any:
         """The environment with PettingZoo's standard wrappers."""
         return self.module.env(**{**self.kwargs, **overrides})
 
@@ -47,17 +51,21 @@ class Variant:
 def variants() -> list[Variant]:
     """Every variant of every game, in a stable order."""
     found = []
-    for module_name in GAME_MODULES:
+    for env_id, module_name in GAMES.items():
         module = importlib.import_module(module_name)
         for label, kwargs in module.VARIANTS.items():
-            found.append(Variant(label, module.ENV_ID, module_name, dict(kwargs)))
+            found.append(Variant(label, env_id, module_name, dict(kwargs)))
     return found
 
 
-def variant(label: str) -> Variant:
-    """The variant called ``label`` (see :func:`variants`)."""
+def labels() -> list[str]:
+    """The labels of every variant (``zoo-games list`` shows them)."""
+    return [candidate.label for candidate in variants()]
+
+
+def find_variant(label: str) -> Variant:
+    """The variant called ``label``; ``ValueError`` listing the labels if there is none."""
     for candidate in variants():
         if candidate.label == label:
             return candidate
-    known = ", ".join(v.label for v in variants())
-    raise ValueError(f"unknown variant {label!r}; known variants: {known}")
+    raise ValueError(f"unknown variant {label!r}; known variants: {', '.join(labels())}")

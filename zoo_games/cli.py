@@ -1,97 +1,212 @@
-"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train.
+"""The ``zoo-games`` command: list the environments, watch a seeded demo game, train, play.
 
 Examples: ``zoo-games list``, ``zoo-games demo senet-skyruk-5 --seed 3``,
-``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``.
+``zoo-games arena togyz-kumalak random greedy --games 100``,
+``zoo-games demo senet-kendall-7 --gif game.gif``, ``zoo-games train senet-kendall-5``,
+``zoo-games play togyz-kumalak --vs random``.
+
+This module only reads arguments: every value is checked here, up front, so that a mistake
+gets one line saying what is wrong and what is allowed (and no work starts); the commands
+themselves live in their own modules.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import math
+import os
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
-import numpy as np
-
-from zoo_games.catalog import Variant, variant, variants
-from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.catalog import find_variant, labels, variants
 
 
+# ---------------------------------------------------------------------- argument types
+def seed(text: str) -> int:
+    """A seed: an integer from 0 (numpy's generators take no negative seeds)."""
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed must be 0 or more, got {value}")
+    return value
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An integer type that accepts ``minimum`` and more."""
+
+    def count(text: str) -> int:
+        value = _integer(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
+        return value
+
+    count.__name__ = f"integer >= {minimum}"
+    return count
+
+
+def seconds(text: str) -> float:
+    """A finite number of seconds, 0 or more."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def minutes(text: str) -> float:
+    """A finite, positive number of minutes."""
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def gif_file(text: str) -> str:
+    """A ``.gif`` file to write, in a folder that exists and is writable."""
+    path = Path(text)
+    if path.suffix.lower() != ".gif":
+        raise argparse.ArgumentTypeError(f"the picture file must end in .gif, got {text!r}")
+    _check_writable_file(path)
+    return text
+
+
+def new_folder(text: str) -> str:
+    """A folder to write into: it may exist; if not, its nearest existing parent is writable."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    existing = next(parent for parent in (path, *path.absolute().parents) if parent.exists())
+    if not os.access(existing, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {str(existing)!r}")
+    return text
+
+
+def ray_address(text: str) -> str:
+    """``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``: how Ray names a cluster's head."""
+    if text == "auto":
+        return text
+    host, _, port = text.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"a Ray cluster address is 'auto', HOST:PORT or ray://HOST:PORT, got {text!r}"
+        )
+    return text
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _check_writable_file(path: Path) -> None:
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{str(path)!r} is a folder, not a file")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into the folder {str(folder)!r}")
+
+
+# ---------------------------------------------------------------------- commands
 def _list(_: argparse.Namespace) -> int:
     for candidate in variants():
         print(f"{candidate.label:<24} {candidate.env_id:<28} {candidate.kwargs}")
     return 0
 
 
-def play_demo(chosen: Variant, seed: int, delay: float = 0.0, gif: str | None = None) -> int:
-    """Play one game between uniformly random agents, printing every move; return its length."""
-    env = chosen.raw_env(render_mode="ansi")
-    assert isinstance(env, BoardGameEnv)
-    pictures = chosen.raw_env(render_mode="rgb_array") if gif else None
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    frames = []
-    decisions = 0
-    print(f"{chosen.label}: random agents, seed {seed}\n")
-    while not all(env.terminations.values()):
-        print(env.render())
-        if pictures is not None:
-            pictures.reset(options={"position": env.position()})
-            frames.append(pictures.render())
-        agent = env.agent_selection
-        legal = env.legal_actions()
-        action = int(legal[rng.integers(len(legal))])
-        print(f"\n{agent} plays {action}: {env.action_to_string(action)}\n")
-        env.step(action)
-        decisions += 1
-        if delay:
-            time.sleep(delay)
-    print(env.render())
-    returns = {agent: env._cumulative_rewards[agent] for agent in env.possible_agents}
-    print(f"\ngame over after {decisions} decisions; returns: {returns}")
-    if gif and pictures is not None:
-        _save_gif(gif, frames)
-        print(f"pictures of every move written to {gif}")
-    return decisions
-
-
-def _save_gif(path: str, frames: list[np.ndarray]) -> None:
-    from PIL import Image
-
-    images = [Image.fromarray(frame) for frame in frames]
-    images[0].save(path, save_all=True, append_images=images[1:], duration=600, loop=0)
-
-
 def _demo(args: argparse.Namespace) -> int:
-    play_demo(variant(args.variant), args.seed, args.delay, args.gif)
+    from zoo_games.demo import play_demo
+
+    play_demo(find_variant(args.variant), args.seed, args.delay, args.gif)
     return 0
+
+
+#: ``zoo-games train`` options -> TrainSettings fields (the settings hold the defaults).
+TRAIN_OPTIONS = {
+    "minutes": "minutes",
+    "iterations": "iterations",
+    "output": "output_dir",
+    "resume": "resume",
+    "env_runners": "env_runners",
+    "envs_per_runner": "envs_per_env_runner",
+    "eval_every": "eval_every",
+    "eval_games": "eval_games",
+    "final_eval_games": "final_eval_games",
+    "seed": "seed",
+    "address": "address",
+}
 
 
 def _train(args: argparse.Namespace) -> int:
+    missing = [name for name in ("ray", "torch") if importlib.util.find_spec(name) is None]
+    if missing:
+        args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
+    if "address" in args:
+        _authenticate_to_cluster()
+    from zoo_games.rllib.train import ClusterConnectionError, TrainSettings, train
+
+    given: dict[str, Any] = {
+        field: getattr(args, option) for option, field in TRAIN_OPTIONS.items() if option in args
+    }
+    if args.policy_per_seat:
+        given["shared_policy"] = False
     try:
-        from zoo_games.rllib.train import TrainSettings, train
-    except ImportError as missing:
-        print(f"zoo-games train: {missing}", file=sys.stderr)
-        return 2
-    settings = TrainSettings(
-        variant=args.variant,
-        output_dir=args.output or f"runs/{args.variant}",
-        minutes=args.minutes,
-        iterations=args.iterations,
-        shared_policy=not args.policy_per_seat,
-        env_runners=args.env_runners,
-        envs_per_env_runner=args.envs_per_runner,
-        eval_every=args.eval_every,
-        eval_games=args.eval_games,
-        final_eval_games=args.final_eval_games,
-        seed=args.seed,
-        address=args.address,
-        resume=args.resume,
-    )
-    train(settings)
+        settings = TrainSettings(variant=args.variant, **given).checked()
+    except ValueError as problem:
+        args.parser.error(str(problem))
+    try:
+        train(settings)
+    except ClusterConnectionError as problem:
+        print(f"zoo-games train: {problem}", file=sys.stderr)
+        return 1
     return 0
 
 
+def _authenticate_to_cluster() -> None:
+    """Let Ray send this machine's cluster token, as ``ray start`` clusters require.
+
+    Since Ray 2.5x a cluster started with ``ray start --head`` demands a token, but a driver
+    joining it sends one only when ``RAY_AUTH_MODE=token`` is set before Ray is imported.
+    When the user has not chosen a mode and a token is at hand (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH``, or ``~/.ray/auth_token``, which ``ray start`` writes on the
+    head), token mode is switched on here, before the training modules import Ray.
+    """
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    token_file = Path(os.environ.get("RAY_AUTH_TOKEN_PATH", Path.home() / ".ray" / "auth_token"))
+    if os.environ.get("RAY_AUTH_TOKEN") or token_file.is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from zoo_games.arena.command import arena_command
+
+    return arena_command(
+        args.variant, args.agents, args.games, args.seed, workers=args.workers, out=args.out
+    )
+
+
+def _play(args: argparse.Namespace) -> int:
+    from zoo_games.play import run_play
+
+    return run_play(args.variant, vs=args.vs, seat=args.seat, seed=args.seed)
+
+
+# ---------------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
     parser = argparse.ArgumentParser(
@@ -100,42 +215,98 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="list every environment variant")
     listing.set_defaults(run=_list)
+
+    known = labels()
     demo = commands.add_parser("demo", help="watch a seeded game between random agents")
-    labels = [v.label for v in variants()]
-    demo.add_argument("variant", nargs="?", default=labels[0], choices=labels, metavar="VARIANT")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the game and of the agents")
-    demo.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move")
-    demo.add_argument("--gif", help="also write a picture of every move to this GIF file")
-    demo.set_defaults(run=_demo)
+    demo.add_argument("variant", nargs="?", default=known[0], choices=known, metavar="VARIANT")
+    demo.add_argument("--seed", type=seed, default=0, help="seed of the game and of the agents")
+    demo.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait after each move")
+    demo.add_argument("--gif", type=gif_file, help="also write a picture of every move to a GIF")
+    demo.set_defaults(run=_demo, parser=demo)
 
     training = commands.add_parser(
-        "train", help="PPO self-play with RLlib (needs: pip install 'zoo-games[rllib]')"
+        "train",
+        help="PPO self-play with RLlib (needs: pip install 'zoo-games[rllib]')",
+        description="PPO self-play with RLlib. Defaults: see docs/training.md.",
+        argument_default=argparse.SUPPRESS,  # TrainSettings holds the defaults
     )
-    training.add_argument("variant", choices=labels, metavar="VARIANT")
-    training.add_argument("--minutes", type=float, default=20.0, help="training time budget")
-    training.add_argument("--iterations", type=int, help="stop after this many iterations instead")
-    training.add_argument("--output", help="output folder (default runs/VARIANT)")
-    training.add_argument("--resume", action="store_true", help="continue from the checkpoint")
+    training.add_argument("variant", choices=known, metavar="VARIANT")
+    training.add_argument("--minutes", type=minutes, help="training time budget")
+    training.add_argument("--iterations", type=at_least(1), help="stop after this many instead")
     training.add_argument(
-        "--policy-per-seat", action="store_true", help="one policy per seat, not one shared"
+        "--output", type=new_folder, help="output folder (default: a new runs/VARIANT[-N])"
     )
-    training.add_argument("--env-runners", type=int, default=0, help="remote sampling workers")
-    training.add_argument("--envs-per-runner", type=int, default=8, help="environments per runner")
+    training.add_argument("--resume", action="store_true", help="continue the run in --output")
     training.add_argument(
-        "--eval-every", type=int, default=10, help="iterations between evaluations"
+        "--policy-per-seat",
+        action="store_true",
+        default=False,
+        help="one policy per seat, not one shared",
     )
-    training.add_argument("--eval-games", type=int, default=100, help="games per evaluation")
-    training.add_argument("--final-eval-games", type=int, default=200, help="games at the end")
-    training.add_argument("--seed", type=int, default=0)
-    training.add_argument("--address", help="address of an existing Ray cluster to join")
-    training.set_defaults(run=_train)
+    training.add_argument("--env-runners", type=at_least(0), help="remote sampling workers")
+    training.add_argument("--envs-per-runner", type=at_least(1), help="environments per runner")
+    training.add_argument(
+        "--eval-every", type=at_least(0), help="iterations between evaluations (0: none)"
+    )
+    training.add_argument("--eval-games", type=at_least(2), help="games per evaluation")
+    training.add_argument("--final-eval-games", type=at_least(2), help="games at the end")
+    training.add_argument("--seed", type=seed, help="seed of training and evaluation")
+    training.add_argument(
+        "--address", type=ray_address, help="join an existing Ray cluster (HOST:PORT or auto)"
+    )
+    training.set_defaults(run=_train, parser=training)
+
+    # Values are checked by zoo_games.arena.command, which reports each in one line.
+    arena = commands.add_parser(
+        "arena", help="a round-robin tournament between agents, with win rates and Elo"
+    )
+    arena.add_argument("variant", metavar="VARIANT", help="a variant of 'zoo-games list'")
+    arena.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent specs, e.g. random or mcts:simulations=400",
+    )
+    arena.add_argument(
+        "--games", type=int, default=100, metavar="N", help="games per pairing, even (100)"
+    )
+    arena.add_argument("--seed", type=int, default=0, metavar="S", help="seed, >= 0 (0)")
+    arena.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="W",
+        help="processes playing the games (1)",
+    )
+    arena.add_argument(
+        "--out", metavar="DIR", help="also write arena.json, arena.csv and arena.png there"
+    )
+    arena.set_defaults(run=_arena, parser=arena)
+
+    # Values are checked by zoo_games.play, which reports each in one line (docs/play.md).
+    playing = commands.add_parser(
+        "play",
+        help="play a game at the terminal (see docs/play.md)",
+        epilog="exit codes: 0 game over, quit or end of input; 2 bad arguments; 130 Ctrl-C",
+    )
+    playing.add_argument("variant", metavar="VARIANT", help="a variant from 'zoo-games list'")
+    playing.add_argument(
+        "--vs", default="random", help="AGENT[:option=value,...], or 'human' (default: random)"
+    )
+    playing.add_argument("--seat", default="first", help="your seat: first or second")
+    playing.add_argument("--seed", help="seed of the throws and the agent (default: drawn)")
+    playing.set_defaults(run=_play)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``zoo-games`` console script."""
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from zoo_games.agents.random_agent import RandomAgent
 from zoo_games.catalog import Variant
-from zoo_games.core.adapter import BoardGameEnv
 
 #: A playthrough stops here even if the game has not ended (it never has so far).
 MAX_DECISIONS = 2000
@@ -28,9 +28,8 @@ def _numbers(array: np.ndarray) -> str:
 def playthrough(variant: Variant, seed: int = 0) -> str:
     """The text of one random game of ``variant``, chance and choices seeded by ``seed``."""
     env = variant.raw_env(render_mode="ansi")
-    assert isinstance(env, BoardGameEnv)
     env.reset(seed=seed)
-    chooser = np.random.default_rng(seed)
+    chooser = RandomAgent(seed)
     lines = [
         f"# playthrough of {variant.env_id} {variant.label} {variant.kwargs} seed={seed}",
         "# regenerate with: python scripts/regenerate_playthroughs.py",
@@ -45,7 +44,7 @@ def playthrough(variant: Variant, seed: int = 0) -> str:
         legal = env.legal_actions()
         lines.append(f"agent: {agent}")
         lines.append("legal: " + ", ".join(f"{a} ({env.action_to_string(a)})" for a in legal))
-        action = int(legal[chooser.integers(len(legal))])
+        action = chooser.pick(legal)
         lines.append(f"action: {action} ({env.action_to_string(action)})")
         env.step(action)
         lines.append(

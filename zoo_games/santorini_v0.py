@@ -69,7 +69,6 @@ from zoo_games.santorini.observation import SantoriniObserver
 from zoo_games.santorini.render import SantoriniRenderer
 from zoo_games.santorini.rules import SantoriniGame
 
-ENV_ID = "zoo_games/Santorini-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     "santorini-fixed": {"setup": "fixed"},
     "santorini-placement": {"setup": "placement"},
@@ -77,7 +76,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
-    """Santorini without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+    """Santorini without PettingZoo's wrappers (illegal actions raise ``ValueError``).
+
+    Takes the options of :func:`env`.
+    """
 
     metadata = {**BoardGameEnv.metadata, "name": "santorini_v0"}
 
@@ -96,6 +98,18 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         )
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """Santorini with PettingZoo's standard wrappers (illegal move loses, bounds, order)."""
-    return standard_wrappers(raw_env(**kwargs))
+def env(
+    setup: str = "fixed",
+    render_mode: str | None = None,
+    action_mask: str = "observation",
+) -> AECEnv:
+    """Santorini with PettingZoo's standard wrappers (illegal move loses, bounds, order).
+
+    Args:
+        setup: ``"fixed"`` (workers start on cells 2, 22 and 10, 14) or ``"placement"``
+            (the players place their workers first).
+        render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
+        action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
+            ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
+    """
+    return standard_wrappers(raw_env(setup=setup, render_mode=render_mode, action_mask=action_mask))

@@ -78,7 +78,6 @@ from zoo_games.senet.observation import SenetObserver
 from zoo_games.senet.render import SenetRenderer
 from zoo_games.senet.rules import SenetGame
 
-ENV_ID = "zoo_games/Senet-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     f"senet-{rules}-{pieces}": {"rules": rules, "num_pieces": pieces}
     for rules in ("kendall", "skyruk")
@@ -87,7 +86,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
-    """Senet without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+    """Senet without PettingZoo's wrappers (illegal actions raise ``ValueError``).
+
+    Takes the options of :func:`env`.
+    """
 
     metadata = {**BoardGameEnv.metadata, "name": "senet_v0"}
 
@@ -108,6 +110,23 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         )
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """Senet with PettingZoo's standard wrappers (illegal move loses, bounds check, call order)."""
-    return standard_wrappers(raw_env(**kwargs))
+def env(
+    rules: str = "kendall",
+    num_pieces: int = 5,
+    render_mode: str | None = None,
+    action_mask: str = "observation",
+) -> AECEnv:
+    """Senet with PettingZoo's standard wrappers (illegal move loses, bounds check, call order).
+
+    Args:
+        rules: ``"kendall"`` or ``"skyruk"``.
+        num_pieces: dancers per side, ``5`` or ``7``.
+        render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
+        action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
+            ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
+    """
+    return standard_wrappers(
+        raw_env(
+            rules=rules, num_pieces=num_pieces, render_mode=render_mode, action_mask=action_mask
+        )
+    )

@@ -56,7 +56,7 @@ from each player's own left, so the same action means the same hole for White an
 
 ### Tournament notation
 
-``env.unwrapped.move_notation(a)`` names a move (``"76"``, ``"36x"``), ``record()`` returns the
+``env.unwrapped.action_to_string(a)`` names a move (``"76"``, ``"36x"``), ``record()`` returns the
 game so far, and ``zoo_games.togyz_kumalak.notation.replay(moves)`` plays a record.
 
 ### Version History
@@ -77,7 +77,6 @@ from zoo_games.togyz_kumalak.observation import ENCODINGS, BoardObserver, Tesaur
 from zoo_games.togyz_kumalak.render import TogyzKumalakRenderer
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 
-ENV_ID = "zoo_games/TogyzKumalak-v0"
 VARIANTS: dict[str, dict[str, Any]] = {
     "togyz-kumalak": {},
     "togyz-kumalak-tesauro": {"observation": "tesauro"},
@@ -86,7 +85,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
-    """Togyz Kumalak without PettingZoo's wrappers (illegal actions raise ``ValueError``)."""
+    """Togyz Kumalak without PettingZoo's wrappers (illegal actions raise ``ValueError``).
+
+    Takes the options of :func:`env`.
+    """
 
     metadata = {**BoardGameEnv.metadata, "name": "togyz_kumalak_v0"}
 
@@ -104,10 +106,6 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
             game, observer, TogyzKumalakRenderer(), render_mode=render_mode, action_mask=action_mask
         )
 
-    def move_notation(self, action: int) -> str:
-        """Tournament notation of ``action`` for the side to move, e.g. ``"76"`` or ``"36x"``."""
-        return self._state().action_to_string(action)
-
     def record(self) -> list[str]:
         """The moves played since ``reset`` (from the start or the loaded position)."""
         return list(self._state().moves)
@@ -120,6 +118,28 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         return state
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """Togyz Kumalak with PettingZoo's standard wrappers (illegal move loses, bounds, order)."""
-    return standard_wrappers(raw_env(**kwargs))
+def env(
+    stop_at_majority: bool = True,
+    observation: str = "board",
+    render_mode: str | None = None,
+    action_mask: str = "observation",
+) -> AECEnv:
+    """Togyz Kumalak with PettingZoo's standard wrappers (illegal move loses, bounds, order).
+
+    Args:
+        stop_at_majority: end the game as soon as a kazan holds 82 balls; ``False`` plays
+            every game out until a player cannot move.
+        observation: ``"board"`` (39 ``uint8`` counts from the observer's side) or
+            ``"tesauro"`` (128 ``float32`` values).
+        render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
+        action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
+            ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
+    """
+    return standard_wrappers(
+        raw_env(
+            stop_at_majority=stop_at_majority,
+            observation=observation,
+            render_mode=render_mode,
+            action_mask=action_mask,
+        )
+    )

@@ -2,7 +2,7 @@
 
 The docstring is the one source of an environment's documentation (``help(senet_v0)`` shows
 the same text), as in PettingZoo, whose ``docs/_scripts/gen_envs_mds.py`` does the same. This
-script turns each docstring of :data:`zoo_games.catalog.GAME_MODULES` into
+script turns each docstring of :data:`zoo_games.catalog.GAMES` into
 ``docs/environments/<module>.md`` (a title, the animated GIF that ``gen_gifs.py`` drew, then
 the docstring) and ``docs/environments/index.md``. It also copies the tutorial notebooks of
 ``tutorials/`` into ``docs/tutorials/`` with their stored outputs, so that the site shows them
@@ -63,8 +63,8 @@ def missing_parts(docstring: str) -> list[str]:
     ]
 
 
-def page_markdown(module_name: str) -> str:
-    """The page of one environment module, e.g. ``zoo_games.senet_v0``."""
+def page_markdown(env_id: str, module_name: str) -> str:
+    """The page of one environment, e.g. ``zoo_games/Senet-v0`` in ``zoo_games.senet_v0``."""
     module = importlib.import_module(module_name)
     short_name = module_name.rsplit(".", 1)[1]
     source = f"zoo_games/{short_name}.py"
@@ -89,7 +89,7 @@ def page_markdown(module_name: str) -> str:
     return (
         f"{GENERATED_NOTE.format(source=source)}\n\n# {title}\n\n{picture}"
         f"{summary}\n{body.rstrip()}\n\n"
-        f"Registry id: `{module.ENV_ID}`; variants in the catalog: "
+        f"Registry id: `{env_id}`; variants in the catalog: "
         + ", ".join(f"`{label}`" for label in module.VARIANTS)
         + ".\n"
     )
@@ -97,15 +97,15 @@ def page_markdown(module_name: str) -> str:
 
 def write_environment_pages() -> list[Path]:
     """``docs/environments/<module>.md`` for every game module, and their index."""
-    from zoo_games.catalog import GAME_MODULES
+    from zoo_games.catalog import GAMES
 
     ENVIRONMENTS.mkdir(exist_ok=True)
     written = []
     names = []
-    for module_name in GAME_MODULES:
+    for env_id, module_name in GAMES.items():
         short_name = module_name.rsplit(".", 1)[1]
         page = ENVIRONMENTS / f"{short_name}.md"
-        _write_if_changed(page, page_markdown(module_name))
+        _write_if_changed(page, page_markdown(env_id, module_name))
         written.append(page)
         names.append(short_name)
     toctree = "\n".join(names)

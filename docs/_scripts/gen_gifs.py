@@ -28,9 +28,9 @@ LAST_FRAME_MS = 2500
 
 def game_pictures(label: str, seed: int) -> list[np.ndarray]:
     """Every picture of one seeded random game of the variant ``label``."""
-    from zoo_games.catalog import variant
+    from zoo_games.catalog import find_variant
 
-    env = variant(label).raw_env(render_mode="rgb_array")
+    env = find_variant(label).raw_env(render_mode="rgb_array")
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     pictures = [env.render()]
@@ -76,11 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-kb", type=int, default=300)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPOSITORY))
-    from zoo_games.catalog import GAME_MODULES
+    from zoo_games.catalog import GAMES
 
     GIFS.mkdir(parents=True, exist_ok=True)
     too_large = []
-    for module_name in GAME_MODULES:
+    for module_name in GAMES.values():
         module = importlib.import_module(module_name)
         label = next(iter(module.VARIANTS))
         pictures = game_pictures(label, args.seed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,10 +22,13 @@ import ray
 import torch
 from ray.rllib.core.columns import Columns
 
-from zoo_games.catalog import variants
+from zoo_games.arena import run_arena
+from zoo_games.catalog import find_variant, variants
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import evaluate_against_random, greedy_policy
+from zoo_games.rllib.evaluation import evaluate_against, win_rate_column
 from zoo_games.rllib.module import MaskedActorCritic
+from zoo_games.rllib.plot import plot_learning_curve
+from zoo_games.rllib.policy_agent import ModuleAgent, masked_greedy_action
 from zoo_games.rllib.train import TrainSettings, ppo_config, train
 
 #: The first variant of each game keeps the RLlib part of CI short.
@@ -54,6 +58,8 @@ def tiny(label: str, tmp_path, **overrides) -> TrainSettings:
         eval_every=1,
         eval_games=4,
         final_eval_games=4,
+        # "greedy" joins the default opponents once that agent exists.
+        eval_opponents=("random",),
     )
     settings.update(overrides)
     return TrainSettings(**settings)
@@ -126,6 +132,56 @@ def test_module_reads_any_shape_and_int8_and_never_samples_an_illegal_action(sha
     assert values.shape == (64,)
 
 
+def untrained_module(label: str) -> MaskedActorCritic:
+    env = find_variant(label).raw_env()
+    return MaskedActorCritic(
+        observation_space=env.observation_space("player_0"),
+        action_space=env.action_space("player_0"),
+        model_config={"hidden": [16]},
+    )
+
+
+@pytest.mark.parametrize("label", GAME_VARIANTS)
+def test_module_agent_sees_what_the_environment_shows_and_plays_in_the_arena(label):
+    module = untrained_module(label)
+    agent = ModuleAgent(module, label)
+    env = find_variant(label).raw_env()
+    env.reset(seed=3)
+    for _ in range(30):
+        if all(env.terminations.values()):
+            break
+        observation = env.observe(env.agent_selection)
+        action = agent.act(env.game_state)
+        assert action == masked_greedy_action(
+            module, observation["observation"], observation["action_mask"]
+        )
+        env.step(action)
+    # Whole games against random play: the arena applies its actions with a legality check.
+    result = run_arena(label, {"module": agent, "random": "random"}, games=2, seed=0)
+    assert result.pairing("module", "random").games == 2
+
+
+def test_learning_curve_draws_one_line_per_opponent(tmp_path):
+    rows = [
+        {"minutes": 1.0, "win_rate_vs_random": 0.5, "win_rate_vs_greedy": 0.1},
+        {"minutes": 2.0, "win_rate_vs_random": 0.7, "win_rate_vs_greedy": ""},
+        {"minutes": 3.0, "win_rate_vs_random": 0.8, "win_rate_vs_greedy": 0.3},
+    ]
+    path = tmp_path / "curve.png"
+    opponents = {"random": "win_rate_vs_random", "greedy": "win_rate_vs_greedy"}
+    plot_learning_curve(rows, path, "test", opponents=opponents)
+    assert path.stat().st_size > 0
+
+
+def test_unknown_opponents_or_odd_evaluation_games_fail_before_training(tmp_path):
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=("random", "nobody")))
+    with pytest.raises(ValueError, match="at least one"):
+        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, eval_opponents=()))
+    with pytest.raises(ValueError, match="final_eval_games must be a positive even"):
+        ppo_config(tiny(GAME_VARIANTS[0], tmp_path, final_eval_games=5))
+
+
 @pytest.mark.parametrize("label", GAME_VARIANTS)
 def test_short_training_run_writes_metrics_curve_and_checkpoint(label, tmp_path):
     settings = tiny(label, tmp_path)
@@ -134,8 +190,11 @@ def test_short_training_run_writes_metrics_curve_and_checkpoint(label, tmp_path)
     assert final.games == 4
     with (output / "metrics.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert [row["iteration"] for row in rows] == ["1", "2"]
+    # Evaluated before training (iteration 0), at every iteration, and at the end: the
+    # learning curve has a start, and its last point is the final evaluation.
+    assert [row["iteration"] for row in rows] == ["0", "1", "2"]
     assert all(row["win_rate_vs_random"] != "" for row in rows)
+    assert rows[-1]["final_win_rate_vs_random"] != "" and rows[-1]["final_eval_games"] == "4"
     assert (output / "learning_curve.png").stat().st_size > 0
     assert (output / "checkpoint").is_dir()
 
@@ -168,8 +227,9 @@ def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path):
         again = restored.get_module("shared").state_dict()
         for key, tensor in weights.items():
             assert torch.equal(torch.as_tensor(tensor), torch.as_tensor(again[key])), key
-        policy = greedy_policy(restored.get_module("shared"))
-        assert evaluate_against_random(policy, settings.variant, games=2).games == 2
+        agent = ModuleAgent(restored.get_module("shared"), settings.variant)
+        evaluations = evaluate_against(agent, settings.variant, ["random"], games=2)
+        assert evaluations["random"].games == 2
     finally:
         restored.stop()
 
@@ -183,10 +243,30 @@ def test_resume_continues_the_metrics(tmp_path):
     train(settings, progress=lines.append)
     assert lines[0].startswith("resumed")
     with (tmp_path / GAME_VARIANTS[0] / "metrics.csv").open() as handle:
-        assert [row["iteration"] for row in csv.DictReader(handle)] == ["1", "2"]
+        assert [row["iteration"] for row in csv.DictReader(handle)] == ["0", "1", "2"]
 
 
-def test_policy_per_seat_trains_two_modules(tmp_path):
-    settings = tiny(GAME_VARIANTS[0], tmp_path, shared_policy=False, iterations=1)
+def test_training_never_replaces_a_run(tmp_path):
+    settings = tiny(GAME_VARIANTS[0], tmp_path, iterations=1, eval_every=0)
+    train(settings, progress=lambda line: None)
+    before = (tmp_path / GAME_VARIANTS[0] / "metrics.csv").read_text()
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(settings, progress=lambda line: None)
+    with pytest.raises(ValueError, match="trained 1 iterations already"):
+        train(replace(settings, resume=True), progress=lambda line: None)
+    assert (tmp_path / GAME_VARIANTS[0] / "metrics.csv").read_text() == before
+
+
+def test_policy_per_seat_trains_two_modules_evaluated_against_each_opponent(tmp_path):
+    opponents = ("random", "random:seed=7")  # a second opponent: a random agent fixed by seed
+    settings = tiny(
+        GAME_VARIANTS[0], tmp_path, shared_policy=False, iterations=1, eval_opponents=opponents
+    )
     final = train(settings, progress=lambda line: None)
     assert final.games == 4
+    with (tmp_path / GAME_VARIANTS[0] / "metrics.csv").open() as handle:
+        (row,) = csv.DictReader(handle)
+    assert win_rate_column(opponents[1]) == "win_rate_vs_random_seed_7"
+    for opponent in opponents:
+        assert row[win_rate_column(opponent)] != ""
+        assert row["final_" + win_rate_column(opponent)] != ""

@@ -167,10 +167,30 @@ def test_replay_checks_every_move_of_a_record():
 def test_environment_exports_the_record_and_names_moves():
     env = togyz_kumalak_v0.raw_env()
     env.reset(seed=0)
-    assert env.move_notation(6) == "76"
+    assert env.action_to_string(6) == "76"
     env.step(6)
     env.step(8)
     assert env.record() == ["76", "98"]
+
+
+def test_a_clone_shares_the_record_so_far_and_each_goes_on_alone():
+    state = replay(["76", "98"])
+    copy = state.clone()
+    state.apply_action(0)
+    copy.apply_action(1)
+    assert state.moves[:2] == copy.moves[:2] == ["76", "98"]
+    assert state.moves[2] != copy.moves[2]
+
+
+def test_an_illegal_action_is_named_plainly():
+    env = togyz_kumalak_v0.raw_env()
+    env.reset(options={"position": "0,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 9 0 W"})
+    with pytest.raises(ValueError) as error:
+        env.step(0)
+    assert str(error.value).startswith(
+        "action 0 (sow hole 1, which is empty) is not legal for player_0 in "
+    )
+    assert "legal actions: 1 (21), 2 (32), 3 (43)" in str(error.value)
 
 
 # ---------------------------------------------------------------------- observations

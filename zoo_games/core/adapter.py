@@ -33,9 +33,8 @@ from pettingzoo import AECEnv
 from zoo_games.core.chance import ChanceSampler
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
-from zoo_games.core.standard_wrappers import standard_wrappers
 
-__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer", "standard_wrappers"]
+__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer"]
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
@@ -141,6 +140,11 @@ class BoardGameEnv(AECEnv):
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._chance = ChanceSampler()
 
+    @property
+    def observer(self) -> Observer[Any]:
+        """How a player sees a state: agents that read observations apply it to any state."""
+        return self._observer
+
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
         """The same space object on every call (``api_test`` checks identity)."""
@@ -188,9 +192,11 @@ class BoardGameEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection``; ``None`` for an agent whose game has ended."""
-        agent = self.agent_selection
+        if self.game_state is None:
+            raise ValueError("step() before reset(): call reset() first")
         if not self.agents:
             raise ValueError("the game is over and every agent has left it: call reset()")
+        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -232,7 +238,7 @@ class BoardGameEnv(AECEnv):
             )
         if not self._legal_mask[action]:
             raise ValueError(
-                f"action {action} ({self.action_to_string(action)}) is illegal for "
+                f"action {action} ({self.action_to_string(action)}) is not legal for "
                 f"{self.agent_selection} in {self.position()!r}; legal actions: "
                 + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
             )

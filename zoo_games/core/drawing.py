@@ -81,3 +81,17 @@ class Canvas:
     def to_array(self) -> np.ndarray:
         """The picture as a fresh ``H x W x 3`` ``uint8`` array."""
         return np.asarray(self.image, dtype=np.uint8).copy()
+
+
+def save_gif(path: str, frames: list[np.ndarray], seconds_per_frame: float = 0.6) -> None:
+    """Write ``rgb_array`` pictures as an animated GIF that loops."""
+    if not frames:
+        raise ValueError("no pictures to write")
+    images = [Image.fromarray(frame) for frame in frames]
+    images[0].save(
+        path,
+        save_all=True,
+        append_images=images[1:],
+        duration=int(seconds_per_frame * 1000),
+        loop=0,
+    )

@@ -33,9 +33,8 @@ def check_option(name: str, value: T, allowed: Collection[T]) -> T:
     Booleans are rejected where integers are expected (``True == 1`` in Python), so
     ``num_pieces=True`` is an error rather than a silent one-piece game.
     """
-    if isinstance(value, bool) and not all(isinstance(a, bool) for a in allowed):
-        raise ValueError(f"{name}={value!r} is not allowed; allowed values: {_listing(allowed)}")
-    if value not in allowed:
+    wrong_kind = isinstance(value, bool) and not all(isinstance(a, bool) for a in allowed)
+    if wrong_kind or value not in allowed:
         raise ValueError(f"{name}={value!r} is not allowed; allowed values: {_listing(allowed)}")
     return value
 

@@ -25,7 +25,7 @@ import gymnasium as gym
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
-from zoo_games.catalog import variant as find_variant
+from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import BoardGameEnv
 from zoo_games.rllib.shaping import Potential, potential_for
 

@@ -1,26 +1,25 @@
-"""Playing a trained RLModule against the uniformly random agent, seats alternated.
+"""Playing a trained policy against baseline agents, with the arena.
 
-The evaluation plays whole games with the plain environment (no RLlib in the loop): the
-module picks the legal action with the highest logit, the random agent a uniformly random
-legal action, and the module takes ``player_0``'s seat in even games and ``player_1``'s in odd
-ones. The result counts the game's outcome, so a loss in a game the module never got to
-act in (possible with Senet's extra turns) still counts as a loss.
+Each evaluation is an arena match (:func:`zoo_games.arena.run_arena`) between the trained
+policy, as a :class:`~zoo_games.rllib.policy_agent.ModuleAgent`, and one opponent spec
+(``"random"``, ``"greedy"``, ``"mcts:simulations=100"``...): half the games with the trained
+side as ``player_0``, seeded, on the rules core. The result counts each game's outcome, so a
+loss in a game the policy never got to act in (possible with Senet's extra turns) still
+counts as a loss.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
-import torch
-from ray.rllib.core.columns import Columns
+from zoo_games.agents.base import Agent
+from zoo_games.arena import run_arena
+from zoo_games.arena.tournament import entrants
 
-from zoo_games.catalog import variant as find_variant
-
-#: A policy: observation dict -> action.
-Policy = Callable[[dict[str, np.ndarray]], int]
+#: The trained side's name in the arena.
+TRAINED = "trained"
 
 
 @dataclass(frozen=True)
@@ -38,50 +37,38 @@ class Evaluation:
         return self.wins / self.games if self.games else 0.0
 
 
-def greedy_policy(module: Any) -> Policy:
-    """The legal action with the highest logit of ``module`` (an RLModule with masking)."""
+def check_evaluation(opponents: Sequence[str], **games: int) -> None:
+    """Raise ``ValueError`` unless ``opponents`` are valid agent specs and ``games`` even.
 
-    def act(observation: dict[str, np.ndarray]) -> int:
-        batch = {
-            Columns.OBS: {
-                key: torch.as_tensor(np.asarray(value)[None]) for key, value in observation.items()
-            }
-        }
-        with torch.no_grad():
-            logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-        logits = logits.masked_fill(~torch.as_tensor(observation["action_mask"]).bool(), -np.inf)
-        return int(torch.argmax(logits))
-
-    return act
-
-
-def evaluate_against_random(
-    policies: Mapping[str, Policy] | Policy, label: str, games: int = 200, seed: int = 0
-) -> Evaluation:
-    """Play ``games`` games of variant ``label``, the trained side alternating seats.
-
-    ``policies`` is one policy for both seats (self-play), or a mapping from seat
-    (``"player_0"``/``"player_1"``) to the policy trained for that seat.
+    ``games`` names the game counts (``eval_games=100``), each played half from each seat.
     """
-    env = find_variant(label).raw_env()  # an illegal action raises: no masking bug hides
-    rng = np.random.default_rng(seed)
-    wins = losses = draws = 0
-    for game in range(games):
-        trained_seat = env.possible_agents[game % 2]
-        policy = policies if callable(policies) else policies[trained_seat]
-        env.reset(seed=seed * 1_000_003 + game)
-        result = 0.0
-        for agent in env.agent_iter():
-            observation, reward, termination, truncation, _ = env.last()
-            if termination or truncation:
-                if agent == trained_seat:
-                    result = reward
-                env.step(None)
-            elif agent == trained_seat:
-                env.step(policy(observation))
-            else:
-                env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        wins += result > 0
-        losses += result < 0
-        draws += result == 0
-    return Evaluation(games, wins, losses, draws)
+    if not opponents:
+        raise ValueError("eval_opponents must name at least one agent, e.g. ('random',)")
+    entrants(list(opponents))
+    for name, count in games.items():
+        if count <= 0 or count % 2:
+            raise ValueError(
+                f"{name} must be a positive even number (half the games from each seat), "
+                f"got {count}"
+            )
+
+
+def win_rate_column(opponent: str) -> str:
+    """The metrics column of the win rate against ``opponent``: ``win_rate_vs_random``.
+
+    Characters other than letters and digits become ``_``
+    (``"mcts:simulations=50"`` -> ``win_rate_vs_mcts_simulations_50``).
+    """
+    return "win_rate_vs_" + re.sub(r"[^0-9A-Za-z]+", "_", opponent).strip("_")
+
+
+def evaluate_against(
+    trained: Agent, label: str, opponents: Sequence[str], games: int = 200, seed: int = 0
+) -> dict[str, Evaluation]:
+    """Play ``games`` games (even) of variant ``label`` against each opponent spec."""
+    evaluations = {}
+    for opponent in opponents:
+        match = run_arena(label, {TRAINED: trained, opponent: opponent}, games=games, seed=seed)
+        result = match.pairing(TRAINED, opponent)
+        evaluations[opponent] = Evaluation(result.games, result.wins, result.losses, result.draws)
+    return evaluations

@@ -3,11 +3,13 @@
 :func:`train` (and ``zoo-games train``) builds PPO on RLlib's new API stack with the
 :class:`~zoo_games.rllib.module.MaskedActorCritic` module, plays both seats with one shared
 policy (or, with ``shared_policy=False``, one policy per seat), evaluates every few iterations
-against the uniformly random agent, and writes into ``output_dir``:
+against baseline agents (``eval_opponents``, played in the arena), and writes into
+``output_dir``:
 
 * ``checkpoint/``: the latest algorithm checkpoint (``resume=True`` continues from it);
-* ``metrics.csv``: one row per iteration (time, steps, loss, and the evaluations);
-* ``learning_curve.png``: the win rate against random play over training time.
+* ``metrics.csv``: one row per iteration (time, steps, loss, and the evaluations: a
+  ``win_rate_vs_<opponent>`` column per opponent);
+* ``learning_curve.png``: the win rate against each opponent over training time.
 
 With ``address`` it connects to an existing Ray cluster (``ray start --head`` on one machine,
 ``ray start --address=...`` on the others) and spreads ``env_runners`` sampling workers over
@@ -17,10 +19,12 @@ it; without, it starts Ray on this machine.
 from __future__ import annotations
 
 import csv
+import logging
 import math
+import socket
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +34,22 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from zoo_games.catalog import variant as find_variant
+from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import Evaluation, evaluate_against_random, greedy_policy
+from zoo_games.rllib.evaluation import (
+    Evaluation,
+    check_evaluation,
+    evaluate_against,
+    win_rate_column,
+)
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
+from zoo_games.rllib.policy_agent import ModuleAgent
 
 ENV_NAME = "zoo_games_turn_based"
+#: How long joining a cluster waits for its head to answer at all.
+HEAD_TIMEOUT_SECONDS = 10
 SHARED_POLICY = "shared"
 
 
@@ -46,7 +58,9 @@ class TrainSettings:
     """Everything a training run depends on; the defaults suit a 2-core machine."""
 
     variant: str = "senet-kendall-5"
-    output_dir: str = "runs/senet-kendall-5"
+    #: Where the run writes; ``None``: ``runs/<variant>``, or ``runs/<variant>-2``, ``-3``, ...
+    #: if that already holds a run (resuming: ``runs/<variant>``).
+    output_dir: str | None = None
     minutes: float = 20.0
     iterations: int | None = None
     shared_policy: bool = True
@@ -67,9 +81,78 @@ class TrainSettings:
     eval_every: int = 10
     eval_games: int = 100
     final_eval_games: int = 200
+    #: Agent specs the trained policy is evaluated against (zoo_games.agents), each giving a
+    #: ``win_rate_vs_<opponent>`` column; the first one's final result is what train returns.
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
     seed: int = 0
     address: str | None = None
     resume: bool = False
+
+    def checked(self) -> TrainSettings:
+        """These settings with ``output_dir`` decided, or ``ValueError`` if they train nothing.
+
+        Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
+        or less); counts below what they mean (``env_runners < 0``, no environment per runner,
+        evaluations of fewer than 2 games); resuming a run that has no checkpoint; and writing
+        into a folder that already holds another run (it is never replaced).
+        """
+        find_variant(self.variant)
+        check_evaluation(  # an unknown opponent, or games that cannot alternate seats
+            self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
+        )
+        if self.iterations is None:
+            if not (math.isfinite(self.minutes) and self.minutes > 0):
+                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
+        elif self.iterations < 1:
+            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        for name, minimum in (
+            ("env_runners", 0),
+            ("envs_per_env_runner", 1),
+            ("eval_every", 0),
+            ("eval_games", 2),
+            ("final_eval_games", 2),
+            ("seed", 0),
+            ("train_batch_size", 1),
+            ("minibatch_size", 1),
+            ("epochs", 1),
+        ):
+            value = getattr(self, name)
+            if value < minimum:
+                raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        output = Path(self.output_dir or f"runs/{self.variant}")
+        if self.resume:
+            if not (output / "checkpoint").is_dir():
+                raise ValueError(f"nothing to resume: {output / 'checkpoint'} does not exist")
+            rows = _read_rows(output / "metrics.csv")
+            done, spent = _iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+            if self.iterations is not None and done >= self.iterations:
+                raise ValueError(
+                    f"the run in {output} has trained {done} iterations already; ask for more"
+                )
+            if self.iterations is None and spent >= self.minutes:
+                raise ValueError(
+                    f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
+                )
+        elif _holds_files(output):
+            if self.output_dir is not None:
+                raise ValueError(
+                    f"{output} already holds a run; use --resume to continue it, or another "
+                    "--output folder"
+                )
+            output = _fresh_folder(output)
+        return replace(self, output_dir=str(output))
+
+
+def _holds_files(folder: Path) -> bool:
+    return folder.is_dir() and any(folder.iterdir())
+
+
+def _fresh_folder(taken: Path) -> Path:
+    """The first of ``taken-2``, ``taken-3``, ... that holds no run."""
+    number = 2
+    while _holds_files(taken.with_name(f"{taken.name}-{number}")):
+        number += 1
+    return taken.with_name(f"{taken.name}-{number}")
 
 
 def policy_ids(shared: bool) -> list[str]:
@@ -124,44 +207,96 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     )
 
 
-def trained_policies(algo: Any, settings: TrainSettings) -> dict[str, Callable]:
-    """Seat -> greedy policy of the module that plays that seat."""
+def trained_agent(algo: Any, settings: TrainSettings) -> ModuleAgent:
+    """The trained policies as an agent: each seat played greedily by its module."""
     mapping = policy_mapping(settings.shared_policy)
-    return {seat: greedy_policy(algo.get_module(mapping(seat))) for seat in AGENTS}
+    modules = {seat: algo.get_module(mapping(seat)) for seat in AGENTS}
+    return ModuleAgent(modules, settings.variant)
 
 
-def evaluate(algo: Any, settings: TrainSettings, games: int) -> Evaluation:
-    """The trained policies against the uniformly random agent."""
-    return evaluate_against_random(
-        trained_policies(algo, settings), settings.variant, games, seed=settings.seed + 1
+def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, Evaluation]:
+    """The trained policies against each of ``settings.eval_opponents``."""
+    return evaluate_against(
+        trained_agent(algo, settings),
+        settings.variant,
+        settings.eval_opponents,
+        games,
+        seed=settings.seed + 1,
     )
 
 
+class ClusterConnectionError(RuntimeError):
+    """The Ray cluster named by ``address`` could not be joined."""
+
+
+def start_ray(address: str | None) -> None:
+    """Start a Ray of this run's own, or join the cluster at ``address``.
+
+    Without an address Ray is started locally for this process alone (``address="local"``):
+    Ray's own default would join any cluster already running on the machine, and the run
+    would die with it. Ray's start-up chatter is kept to errors.
+    """
+    # RLlib's notice that PPO runs on its new API stack (what we ask for) and similar
+    # messages say nothing a user of this command can act on.
+    logging.getLogger("ray.rllib").setLevel(logging.ERROR)
+    if ray.is_initialized():
+        return
+    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address is None:
+        ray.init(address="local", include_dashboard=False, **quiet)
+        return
+    try:
+        _reach_head(address)
+        ray.init(address=address, **quiet)
+    except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ClusterConnectionError(
+            f"could not join the Ray cluster at {address}: {reason} (is its head running "
+            "there? A cluster with token authentication needs RAY_AUTH_MODE=token and its "
+            "token in ~/.ray/auth_token or RAY_AUTH_TOKEN; see docs/training.md)"
+        ) from error
+
+
+def _reach_head(address: str) -> None:
+    """Fail within seconds if nothing listens at ``HOST:PORT`` (Ray itself retries for minutes).
+
+    ``auto`` names the cluster of this machine, which Ray finds itself.
+    """
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT_SECONDS):
+        pass
+
+
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> Evaluation:
-    """Train until ``minutes`` or ``iterations`` run out; return the final evaluation."""
+    """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
+
+    The policy is evaluated before training (iteration 0, so that a learning curve always has
+    its start), every ``eval_every`` iterations, and at the end, against each of
+    ``eval_opponents``; the evaluation returned is the final one against the first of them
+    (every opponent's is in ``metrics.csv``).
+    """
+    settings = settings.checked()
+    assert settings.output_dir is not None
+    start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
     output.mkdir(parents=True, exist_ok=True)
     checkpoint = output / "checkpoint"
     metrics_path = output / "metrics.csv"
-    if not ray.is_initialized():
-        if settings.address:
-            ray.init(address=settings.address)
-        else:
-            ray.init(include_dashboard=False, log_to_driver=False)
     algo = ppo_config(settings).build_algo()
     rows: list[dict[str, Any]] = []
     if settings.resume:
-        if not checkpoint.exists():
-            raise FileNotFoundError(f"nothing to resume: {checkpoint} does not exist")
         algo.restore_from_path(str(checkpoint))
-        if metrics_path.exists():
-            with metrics_path.open() as handle:
-                rows = list(csv.DictReader(handle))
-        progress(f"resumed from {checkpoint} after {len(rows)} iterations")
+        rows = _read_rows(metrics_path)
+        progress(f"resumed from {checkpoint} after {_iterations_done(rows)} iterations")
     elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
     start = time.perf_counter()
-    iteration = len(rows)
+    iteration = _iterations_done(rows)
     try:
+        if not rows and settings.eval_every:
+            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, algo, settings))
+            progress(_progress_line(rows[-1]))
         while True:
             minutes = elapsed_before + (time.perf_counter() - start) / 60
             done_iterations = settings.iterations is not None and iteration >= settings.iterations
@@ -171,45 +306,68 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
             iteration += 1
             minutes = elapsed_before + (time.perf_counter() - start) / 60
             row = _metrics_row(iteration, minutes, result)
-            if settings.eval_every and iteration % settings.eval_every == 0:
-                evaluation = evaluate(algo, settings, settings.eval_games)
-                row["win_rate_vs_random"] = round(evaluation.win_rate, 4)
-                row["eval_games"] = evaluation.games
+            evaluating = settings.eval_every and iteration % settings.eval_every == 0
+            if evaluating:
+                row = _evaluated(row, algo, settings)
             rows.append(row)
             progress(_progress_line(row))
-            if settings.eval_every and iteration % settings.eval_every == 0:
+            if evaluating:
                 algo.save_to_path(str(checkpoint))
                 _write_outputs(rows, metrics_path, output, settings)
-        final = evaluate(algo, settings, settings.final_eval_games)
-        if rows:
-            rows[-1]["final_win_rate_vs_random"] = round(final.win_rate, 4)
-            rows[-1]["final_eval_games"] = final.games
+        finals = evaluate(algo, settings, settings.final_eval_games)
+        for opponent, final in finals.items():
+            rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
+        rows[-1]["final_eval_games"] = settings.final_eval_games
         algo.save_to_path(str(checkpoint))
         _write_outputs(rows, metrics_path, output, settings)
-        progress(
-            f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
-            f"{final.games} games against random play ({final.win_rate:.1%}); "
-            f"outputs in {output}"
-        )
-        return final
+        for opponent, final in finals.items():
+            progress(
+                f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
+                f"{final.games} games against {opponent} ({final.win_rate:.1%})"
+            )
+        progress(f"outputs in {output}")
+        return finals[settings.eval_opponents[0]]
     finally:
         algo.stop()
 
 
-COLUMNS = [
-    "iteration",
-    "minutes",
-    "env_steps",
-    "episodes",
-    "mean_episode_length",
-    "policy_loss",
-    "value_loss",
-    "entropy",
-    "win_rate_vs_random",
-    "eval_games",
-    "final_win_rate_vs_random",
-    "final_eval_games",
-]
+def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[str, Any]:
+    """``row`` with the win rates of the current policies against each opponent."""
+    results = evaluate(algo, settings, settings.eval_games)
+    win_rates = {
+        win_rate_column(name): round(result.win_rate, 4) for name, result in results.items()
+    }
+    return {**row, **win_rates, "eval_games": settings.eval_games}
+
+
+def _read_rows(metrics_path: Path) -> list[dict[str, Any]]:
+    if not metrics_path.exists():
+        return []
+    with metrics_path.open() as handle:
+        return list(csv.DictReader(handle))
+
+
+def _iterations_done(rows: list[dict[str, Any]]) -> int:
+    return int(rows[-1]["iteration"]) if rows else 0
+
+
+def metrics_columns(opponents: tuple[str, ...]) -> list[str]:
+    """The columns of ``metrics.csv``: training figures, then the evaluations."""
+    win_rates = [win_rate_column(opponent) for opponent in opponents]
+    return [
+        "iteration",
+        "minutes",
+        "env_steps",
+        "episodes",
+        "mean_episode_length",
+        "policy_loss",
+        "value_loss",
+        "entropy",
+        *win_rates,
+        "eval_games",
+        *("final_" + column for column in win_rates),
+        "final_eval_games",
+    ]
 
 
 def _metrics_row(iteration: int, minutes: float, result: dict[str, Any]) -> dict[str, Any]:
@@ -237,12 +395,16 @@ def _rounded(value: Any) -> Any:
 
 
 def _progress_line(row: dict[str, Any]) -> str:
-    text = (
-        f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min  "
-        f"steps {row['env_steps']}  entropy {row['entropy']}"
-    )
-    if row.get("win_rate_vs_random", "") != "":
-        text += f"  win rate vs random {float(row['win_rate_vs_random']):.1%}"
+    text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
+    if "env_steps" in row:  # not before the first iteration
+        text += f"  steps {row['env_steps']}  entropy {row['entropy']}"
+    win_rates = [
+        f"{key.removeprefix('win_rate_vs_')} {float(value):.1%}"
+        for key, value in row.items()
+        if key.startswith("win_rate_vs_") and value != ""
+    ]
+    if win_rates:
+        text += "  win rate vs " + ", ".join(win_rates)
     return text
 
 
@@ -250,10 +412,17 @@ def _write_outputs(
     rows: list[dict[str, Any]], metrics_path: Path, output: Path, settings: TrainSettings
 ) -> None:
     with metrics_path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
+        writer = csv.DictWriter(
+            handle, fieldnames=metrics_columns(settings.eval_opponents), extrasaction="ignore"
+        )
         writer.writeheader()
         writer.writerows(rows)
     (output / "settings.txt").write_text(
         "\n".join(f"{key} = {value!r}" for key, value in asdict(settings).items()) + "\n"
     )
-    plot_learning_curve(rows, output / "learning_curve.png", title=settings.variant)
+    plot_learning_curve(
+        rows,
+        output / "learning_curve.png",
+        title=settings.variant,
+        opponents={opponent: win_rate_column(opponent) for opponent in settings.eval_opponents},
+    )

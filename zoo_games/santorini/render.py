@@ -15,6 +15,8 @@ WORKER_COLORS = ((240, 200, 60), (200, 60, 60))
 GROUND = (120, 170, 100)
 #: The tag of each height in pictures: levels 1-3 and the dome.
 LEVEL_TAGS = {1: "L1", 2: "L2", 3: "L3", DOME: "dome"}
+#: Each player by the colour of its workers' discs, for people.
+PLAYER_COLOUR_NAMES = ("yellow", "red")
 
 
 def status_line(state: SantoriniState) -> str:

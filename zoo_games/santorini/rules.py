@@ -5,7 +5,7 @@ holds a *height*: 0 to 3 building *levels*, or 4 for a *dome*. Each player has t
 (worker 0 and worker 1, who keep their identity all game). A turn moves one worker to a
 neighbouring cell and then builds with it on a cell next to where it arrived. The building
 *parts* are limited: 22 level-1, 18 level-2, 14 level-3 pieces and 18 domes. The readings we
-chose where the rule text is unclear are in ``docs/santorini.md`` and tested in
+chose where the rules are unclear are in ``docs/santorini.md`` and tested in
 ``tests/santorini/``.
 """
 
@@ -119,6 +119,10 @@ class SantoriniGame(Game):
     def __init__(self, setup: str = "fixed") -> None:
         self.setup = check_option("setup", setup, SETUPS)
         self.num_actions = PLAY_ACTIONS + (NUM_CELLS if setup == "placement" else 0)
+        # Every turn but a winning climb builds one of the 72 parts, and a player who cannot
+        # build has no legal turn and loses: at most 72 building turns, one climb, and the
+        # four placements.
+        self.max_game_length = sum(INITIAL_PARTS) + 1 + (4 if setup == "placement" else 0)
         self._start: SantoriniState | None = None
 
     def options(self) -> dict[str, object]:

@@ -4,7 +4,7 @@ Vocabulary: the 30 squares are *houses*, numbered 1 to 30 along the S-shaped pat
 pieces are *dancers*; ``player_0`` plays the *spools*, ``player_1`` the *cons*; a *throw*
 is the number of steps the four sticks give (1 to 5). Houses 26 to 30 are the House of
 Happiness, of Water, of Three Truths, of Re-Atum and of Re-Horakhty; 15 is the House of
-Rebirth. Every reading of the rules that the rule text left open is listed in
+Rebirth. Every reading we chose where the rules leave things open is listed in
 ``docs/senet.md`` and tested in ``tests/senet/``.
 
 The state is a chance node while the sticks are to be thrown (``throw == 0``) and a
@@ -76,6 +76,7 @@ class SenetGame(Game):
     """A Senet variant: ``rules`` is ``"kendall"`` or ``"skyruk"``, ``num_pieces`` 5 or 7."""
 
     name = "senet"
+    has_chance = True
 
     def __init__(self, rules: str = "kendall", num_pieces: int = 5) -> None:
         self.rules = check_option("rules", rules, RULE_SETS)
@@ -264,7 +265,7 @@ class SenetState(GameState):
         move = self.legal_moves().get(action)
         if move is None:
             direction = "forward" if steps > 0 else "backward"
-            return f"dancer {dancer} {direction} {abs(steps)} (not legal here)"
+            return f"dancer {dancer} {direction} {abs(steps)}"
         source, destination = move
         return f"dancer {dancer}: {source}->{self._describe_landing(source, destination)}"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from zoo_games.core import drawing
+from zoo_games.core.game import DRAW
 from zoo_games.togyz_kumalak.position import SIDE_NAMES
 from zoo_games.togyz_kumalak.rules import HOLES_PER_SIDE, TogyzKumalakState
 
@@ -16,7 +17,7 @@ from zoo_games.togyz_kumalak.rules import HOLES_PER_SIDE, TogyzKumalakState
 def status_line(state: TogyzKumalakState) -> str:
     """Kazans and who is to move (or who won)."""
     kazans = f"kazans: White {state.kazans[0]}, Black {state.kazans[1]}"
-    if state.winner == 2:
+    if state.winner == DRAW:
         return f"draw 81-81 | {kazans}"
     if state.winner >= 0:
         return f"{SIDE_NAMES[state.winner]} wins | {kazans}"

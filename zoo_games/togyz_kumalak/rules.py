@@ -3,7 +3,7 @@
 Vocabulary: each player has nine holes (*otau*) in a row and a store (*kazan*); the balls are
 *kumalak*. White (``player_0``) moves first. A *tuzduk* is a hole of the opponent's row that a
 player has claimed: every ball that falls into it goes to its owner's kazan. The readings we
-chose where the rule text is unclear are listed in ``docs/togyz_kumalak.md`` and tested in
+chose where the rules are unclear are listed in ``docs/togyz_kumalak.md`` and tested in
 ``tests/togyz_kumalak/``.
 
 The 18 holes are numbered 0 to 17 around the board in the direction of sowing: 0-8 are
@@ -18,7 +18,7 @@ from itertools import compress
 from typing import Self
 
 from zoo_games.core.errors import check_option
-from zoo_games.core.game import TERMINAL, Game, GameState, winner_returns
+from zoo_games.core.game import DRAW, NO_WINNER, TERMINAL, Game, GameState, winner_returns
 
 HOLES_PER_SIDE = 9
 NUM_HOLES = 2 * HOLES_PER_SIDE
@@ -80,6 +80,10 @@ NOTATION = tuple(
 )
 
 
+#: A game record: ``None`` for no move yet, else ``(the record before, the last move)``.
+Record = tuple["Record", str] | None
+
+
 class TogyzKumalakGame(Game):
     """Togyz Kumalak; ``stop_at_majority=False`` plays every game out to the end."""
 
@@ -108,8 +112,10 @@ class TogyzKumalakState(GameState):
     """A position: balls per hole, kazans, each player's tuzduk, the side to move.
 
     ``tuzduk[p]`` is the board hole (in the opponent's row) that player ``p`` owns, or
-    ``NO_TUZDUK``. ``winner`` is -1 while the game goes on, then 0, 1, or 2 for a draw.
-    ``moves`` is the game record so far in tournament notation (empty for a loaded position).
+    ``NO_TUZDUK``. ``winner`` is ``NO_WINNER`` while the game goes on, then 0, 1, or ``DRAW``.
+    :attr:`moves` is the game record so far in tournament notation (empty for a loaded
+    position). It is kept as a chain of ``(earlier record, move)`` pairs, which a clone shares
+    instead of copying: search clones states far more often than anyone reads a record.
 
     ``holes`` is kept as a ``bytearray`` (a hole never holds more than the 162 balls of the
     game): it reads and sums like a list of ints, and the observation is its bytes.
@@ -117,7 +123,7 @@ class TogyzKumalakState(GameState):
 
     game: TogyzKumalakGame
 
-    __slots__ = ("game", "holes", "kazans", "mover", "moves", "tuzduk", "winner")
+    __slots__ = ("_record", "game", "holes", "kazans", "mover", "tuzduk", "winner")
 
     def __init__(
         self,
@@ -126,8 +132,8 @@ class TogyzKumalakState(GameState):
         kazans: list[int],
         tuzduk: list[int],
         mover: int,
-        winner: int = -1,
-        moves: list[str] | None = None,
+        winner: int = NO_WINNER,
+        record: Record = None,
     ) -> None:
         self.game = game
         self.holes = bytearray(holes)  # always a copy
@@ -135,7 +141,17 @@ class TogyzKumalakState(GameState):
         self.tuzduk = tuzduk
         self.mover = mover
         self.winner = winner
-        self.moves = moves if moves is not None else []
+        self._record = record
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves played since the start or the loaded position, in tournament notation."""
+        moves = []
+        record = self._record
+        while record is not None:
+            record, move = record
+            moves.append(move)
+        return moves[::-1]
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -159,7 +175,7 @@ class TogyzKumalakState(GameState):
     def apply_action(self, action: int) -> None:
         """Sow the mover's hole ``action + 1``, capture, and check for the end of the game."""
         mover = self.mover
-        self.moves.append(self.sow(HOLES_PER_SIDE * mover + action))
+        self._record = (self._record, self.sow(HOLES_PER_SIDE * mover + action))
         self.mover = 1 - mover
         self._check_end()
 
@@ -176,7 +192,7 @@ class TogyzKumalakState(GameState):
             self.tuzduk[:],
             self.mover,
             self.winner,
-            self.moves[:],
+            self._record,
         )
 
     def position(self) -> str:
@@ -188,7 +204,9 @@ class TogyzKumalakState(GameState):
     def action_to_string(self, action: int) -> str:
         """The move in tournament notation, e.g. ``"76"`` or ``"36x"``."""
         if action not in self.legal_actions():
-            return f"{action + 1} (not legal here)"
+            return f"sow hole {action + 1}, " + (
+                "but the game is over" if self.winner >= 0 else "which is empty"
+            )
         return self.notation(action)
 
     # ------------------------------------------------------------------ rules
@@ -272,7 +290,7 @@ class TogyzKumalakState(GameState):
         for hole in range(theirs, theirs + HOLES_PER_SIDE):
             self.holes[hole] = 0
         if kazans[0] == kazans[1]:
-            self.winner = 2
+            self.winner = DRAW
         else:
             self.winner = 0 if kazans[0] > kazans[1] else 1
 

@@ -1,0 +1,40 @@
+"""Test-only agents for the arena: deterministic, so that results are easy to reason about."""
+
+from __future__ import annotations
+
+from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.core.game import GameState
+
+
+class FirstLegalAgent(Agent):
+    """Always plays the lowest legal action (deterministic; ``seed`` is ignored)."""
+
+    name = "first-legal"
+
+    def act(self, state: GameState) -> int:
+        check_decision_node(state)
+        return state.legal_actions()[0]
+
+
+class LastLegalAgent(Agent):
+    """Always plays the highest legal action."""
+
+    name = "last-legal"
+
+    def act(self, state: GameState) -> int:
+        check_decision_node(state)
+        return state.legal_actions()[-1]
+
+
+class CheckpointAgent(Agent):
+    """Loads a file when made, like an agent restoring a trained policy."""
+
+    name = "checkpoint"
+
+    def __init__(self, path: str = "missing.pt", seed: int | None = None) -> None:
+        super().__init__(seed)
+        with open(path, "rb"):
+            pass
+
+    def act(self, state: GameState) -> int:
+        return state.legal_actions()[0]

@@ -1,0 +1,61 @@
+"""``zoo-games arena``: a table on stdout, the files, and one-line errors before any game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zoo_games.cli import main
+
+
+def test_arena_command_prints_the_table_and_writes_the_files(tmp_path, capsys):
+    out = tmp_path / "run"
+    agents = ["random", "random", "random"]
+    options = ["--games", "4", "--seed", "2", "--workers", "2", "--out", str(out)]
+    code = main(["arena", "santorini-fixed", *agents, *options])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "random#2" in printed and "Elo" in printed and "arena.png" in printed
+    assert json.loads((out / "arena.json").read_text())["seed"] == 2
+    assert (out / "arena.csv").exists() and (out / "arena.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["chess", "random", "random"], "unknown variant 'chess'"),
+        (["santorini-fixed", "random", "nobody"], "unknown agent 'nobody'"),
+        (["santorini-fixed", "random", "random:depth=2"], "has no option 'depth'"),
+        (["santorini-fixed", "random", "random:seed=many"], "expected int"),
+        (["santorini-fixed", "random"], "at least 2 agents"),
+        (["santorini-fixed", "random", "random", "--games", "0"], "positive even"),
+        (["santorini-fixed", "random", "random", "--games", "5"], "positive even"),
+        (["santorini-fixed", "random", "random", "--workers", "0"], "workers"),
+        (["santorini-fixed", "random", "random", "--seed", "-3"], "seed"),
+    ],
+)
+def test_arena_command_mistakes_give_one_line_and_no_game(arguments, message, monkeypatch, capsys):
+    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    assert main(["arena", *arguments]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and message in captured.err
+    assert captured.err.startswith("zoo-games arena: error:")
+
+
+def test_arena_command_refuses_an_unwritable_output_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["arena", "santorini-fixed", "random", "random", "--out", str(blocker / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write into" in err
+
+
+def test_arena_command_non_numbers_are_argparse_errors(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["arena", "santorini-fixed", "random", "random", "--games", "many"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid int value: 'many'" in err and "Traceback" not in err

@@ -1,0 +1,152 @@
+"""Tournaments: both seats equally, reproducible for a seed whatever the number of workers."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
+from zoo_games.agents import make, registry
+from zoo_games.arena import run_arena
+from zoo_games.arena.play import play_game
+from zoo_games.arena.report import format_table, write_outputs
+from zoo_games.arena.tournament import game_seeds
+from zoo_games.catalog import find_variant
+
+
+def outcomes(result):
+    """Everything reproducible about a result: the records without their timings."""
+    return [replace(record, seconds=(0.0, 0.0)) for record in result.records]
+
+
+def test_a_fixed_seed_gives_the_same_games_twice_and_another_seed_others():
+    first = run_arena("senet-kendall-5", ["random", "random"], games=6, seed=11)
+    again = run_arena("senet-kendall-5", ["random", "random"], games=6, seed=11)
+    other = run_arena("senet-kendall-5", ["random", "random"], games=6, seed=12)
+    assert outcomes(first) == outcomes(again)
+    assert first.pairings[0].wins == again.pairings[0].wins
+    assert first.pairings[0].mean_length == again.pairings[0].mean_length
+    assert outcomes(first) != outcomes(other)
+
+
+def test_one_worker_and_two_workers_give_identical_results():
+    agents = ["random", FirstLegalAgent, "random"]
+    alone = run_arena("togyz-kumalak", agents, games=8, seed=5, workers=1)
+    shared = run_arena("togyz-kumalak", agents, games=8, seed=5, workers=2)
+    assert outcomes(alone) == outcomes(shared)
+    assert alone.elo is not None and shared.elo is not None
+    assert [r.elo for r in alone.elo] == [r.elo for r in shared.elo]
+
+
+def test_every_pairing_plays_both_seats_equally():
+    result = run_arena("santorini-fixed", ["random", FirstLegalAgent, LastLegalAgent], games=6)
+    assert [(p.first, p.second) for p in result.pairings] == [
+        ("random", "first-legal"),
+        ("random", "last-legal"),
+        ("first-legal", "last-legal"),
+    ]
+    for pairing in result.pairings:
+        assert pairing.games == 6 and pairing.first_as_player_0 == 3
+        assert pairing.wins + pairing.draws + pairing.losses == 6
+    assert [record.first_side for record in result.records[:6]] == [0, 1, 0, 1, 0, 1]
+
+
+def test_records_follow_the_game_that_was_played():
+    # Two deterministic agents on a game without chance: each seat's game is one fixed game,
+    # so the pairing's results alternate with the seats and repeat exactly.
+    result = run_arena("santorini-fixed", [FirstLegalAgent, LastLegalAgent], games=4)
+    game = find_variant("santorini-fixed").raw_env().game
+    as_player_0, _, _ = play_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
+    as_player_1, _, _ = play_game(game, (LastLegalAgent(), FirstLegalAgent()), 0)
+    expected = [as_player_0, 1 - as_player_1] * 2
+    assert [record.result for record in result.records] == expected
+
+
+def test_each_game_remakes_its_agents_with_seeds_from_seed_pairing_and_index():
+    seeds = {game_seeds(3, pairing, index) for pairing in range(3) for index in range(10)}
+    assert len(seeds) == 30
+    assert game_seeds(3, 1, 2) == game_seeds(3, 1, 2)
+
+
+def test_elo_is_anchored_on_random_and_absent_for_two_agents():
+    three = run_arena("santorini-fixed", [FirstLegalAgent, "random", LastLegalAgent], games=4)
+    assert three.elo_anchor == "random"
+    assert next(r for r in three.elo if r.agent == "random").elo == 0.0
+    agents = [FirstLegalAgent, LastLegalAgent, FirstLegalAgent]
+    without_random = run_arena("santorini-fixed", agents, games=2)
+    assert without_random.elo_anchor == "first-legal"
+    assert without_random.agents == ("first-legal", "last-legal", "first-legal#2")
+    two = run_arena("santorini-fixed", ["random", "random"], games=2)
+    assert two.elo is None and two.agents == ("random", "random#2")
+
+
+def test_agents_may_be_instances_or_named_in_a_mapping():
+    result = run_arena(
+        "santorini-fixed", {"mine": FirstLegalAgent(), "theirs": make("random", seed=1)}, games=4
+    )
+    assert result.agents == ("mine", "theirs")
+    assert result.pairing("theirs", "mine").wins == result.pairing("mine", "theirs").losses
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (dict(variant_label="chess"), "unknown variant"),
+        (dict(agent_specs=["random", "nobody"]), "unknown agent"),
+        (dict(agent_specs=["random", "random:depth=3"]), "no option 'depth'"),
+        (dict(agent_specs=["random", "random:seed=x"]), "expected int"),
+        (dict(agent_specs=["random"]), "at least 2 agents"),
+        (dict(games=3), "positive even"),
+        (dict(games=0), "positive even"),
+        (dict(seed=-1), "seed"),
+        (dict(workers=0), "workers"),
+        (dict(agent_specs=["random", FirstLegalAgent()], workers=2), "instances"),
+        (dict(agent_specs="random"), "a list of agents"),
+        (dict(games=2.0), "positive even"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypatch):
+    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    settings = dict(variant_label="santorini-fixed", agent_specs=["random", "random"], games=2)
+    with pytest.raises(ValueError, match=message):
+        run_arena(**{**settings, **arguments})
+
+
+def test_registered_agents_are_made_per_game_and_load_errors_are_value_errors(
+    monkeypatch, tmp_path
+):
+    classes = {
+        **registry.AGENT_CLASSES,
+        "first-legal": "tests.arena.conftest:FirstLegalAgent",
+        "checkpoint": "tests.arena.conftest:CheckpointAgent",
+    }
+    monkeypatch.setattr(registry, "AGENT_CLASSES", classes)
+    result = run_arena("santorini-fixed", ["first-legal", "random"], games=2)
+    assert result.agents == ("first-legal", "random")
+    missing = tmp_path / "missing.pt"
+    with pytest.raises(ValueError, match=r"cannot be made: .*No such file"):
+        run_arena("santorini-fixed", ["random", f"checkpoint:path={missing}"], games=2)
+
+
+def test_outputs_are_written_and_readable(tmp_path):
+    result = run_arena("senet-kendall-5", ["random", FirstLegalAgent, LastLegalAgent], games=4)
+    paths = write_outputs(result, tmp_path / "out")
+    assert [path.name for path in paths] == ["arena.json", "arena.csv", "arena.png"]
+    data = json.loads(paths[0].read_text())
+    assert data["agents"] == ["random", "first-legal", "last-legal"]
+    assert len(data["games"]) == 12 and len(data["elo"]) == 3 and data["elo_anchor"] == "random"
+    with paths[1].open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(row["first"], row["second"], row["games"]) for row in rows] == [
+        ("random", "first-legal", "4"),
+        ("random", "last-legal", "4"),
+        ("first-legal", "last-legal", "4"),
+    ]
+    with Image.open(paths[2]) as picture:
+        assert picture.format == "PNG" and picture.width > 400
+    table = format_table(result)
+    assert "first-legal" in table and "Elo" in table

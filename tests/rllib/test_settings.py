@@ -1,0 +1,61 @@
+"""Training settings refuse what would train nothing or replace a run, before Ray starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray.rllib")
+pytest.importorskip("torch")
+
+from zoo_games.rllib.train import TrainSettings
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"minutes": 0}, "minutes must be more than 0"),
+        ({"minutes": -1}, "minutes must be more than 0"),
+        ({"minutes": float("nan")}, "minutes must be more than 0"),
+        ({"iterations": 0}, "iterations must be 1 or more"),
+        ({"env_runners": -2}, "env_runners must be 0 or more"),
+        ({"envs_per_env_runner": 0}, "envs_per_env_runner must be 1 or more"),
+        ({"eval_games": 1}, "eval_games must be 2 or more"),
+        ({"final_eval_games": 0}, "final_eval_games must be 2 or more"),
+        ({"seed": -1}, "seed must be 0 or more"),
+        ({"variant": "chess"}, "unknown variant 'chess'"),
+        ({"resume": True}, "nothing to resume"),
+    ],
+)
+def test_settings_that_train_nothing_are_refused(tmp_path, overrides, message):
+    with pytest.raises(ValueError, match=message):
+        TrainSettings(output_dir=str(tmp_path / "run"), **overrides).checked()
+
+
+def test_a_named_folder_holding_a_run_is_refused(tmp_path):
+    (tmp_path / "metrics.csv").write_text("iteration,minutes\n1,0.5\n")
+    with pytest.raises(ValueError, match="already holds a run; use --resume"):
+        TrainSettings(output_dir=str(tmp_path)).checked()
+
+
+def test_the_default_folder_moves_on_to_a_fresh_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = TrainSettings(variant="santorini-fixed").checked()
+    assert first.output_dir == str(Path("runs/santorini-fixed"))
+    Path(first.output_dir).mkdir(parents=True)
+    (Path(first.output_dir) / "metrics.csv").write_text("")
+    assert TrainSettings(variant="santorini-fixed").checked().output_dir == str(
+        Path("runs/santorini-fixed-2")
+    )
+
+
+def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
+    (tmp_path / "checkpoint").mkdir()
+    (tmp_path / "metrics.csv").write_text("iteration,minutes\n0,0.0\n3,2.5\n")
+    resumed = TrainSettings(output_dir=str(tmp_path), resume=True)
+    with pytest.raises(ValueError, match="trained 3 iterations already"):
+        TrainSettings(output_dir=str(tmp_path), resume=True, iterations=3).checked()
+    with pytest.raises(ValueError, match=r"trained 2\.5 minutes already"):
+        TrainSettings(output_dir=str(tmp_path), resume=True, minutes=2).checked()
+    assert resumed.checked().output_dir == str(tmp_path)

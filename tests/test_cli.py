@@ -1,0 +1,135 @@
+"""The ``zoo-games`` command: it works, and every mistake gets one line and starts nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from zoo_games.cli import main
+
+
+def test_list_names_every_variant(capsys) -> None:
+    assert main(["list"]) == 0
+    assert "senet-skyruk-7" in capsys.readouterr().out
+
+
+def test_demo_plays_a_seeded_game_move_by_move(capsys, tmp_path) -> None:
+    gif = tmp_path / "game.gif"
+    assert main(["demo", "senet-kendall-5", "--seed", "4", "--gif", str(gif)]) == 0
+    first = capsys.readouterr().out
+    assert "game over after" in first and "player_0 plays" in first
+    assert gif.stat().st_size > 0
+    main(["demo", "senet-kendall-5", "--seed", "4"])
+    assert capsys.readouterr().out.split("game over")[0] in first  # same seed, same game
+
+
+def refused(capsys, argv: list[str]) -> str:
+    """Run ``argv``; require exit code 2, nothing on stdout, one error line; return it."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no game played, no training started
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith((f"zoo-games {argv[0]}: error: ", "zoo-games: error: "))
+    return lines[-1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["demo", "chess"], "invalid choice: 'chess'"),
+        (["demo", "--seed", "-3"], "a seed must be 0 or more"),
+        (["demo", "--seed", "abc"], "expected a whole number"),
+        (["demo", "--seed", "1.5"], "expected a whole number"),
+        (["demo", "--delay", "-1"], "must be 0 or more"),
+        (["demo", "--delay", "nan"], "expected a finite number"),
+        (["demo", "--delay", "inf"], "expected a finite number"),
+        (["demo", "--delay", "soon"], "expected a number"),
+        (["demo", "--gif", "/nonexistent/dir/x.gif"], "does not exist"),
+        (["demo", "--gif", "out.txt"], "must end in .gif"),
+        (["demo", "--unknown"], "unrecognized arguments"),
+    ],
+)
+def test_demo_mistakes_get_one_line(capsys, argv, says) -> None:
+    assert says in refused(capsys, argv)
+
+
+def test_demo_refuses_a_folder_as_its_picture_file(capsys, tmp_path) -> None:
+    folder = tmp_path / "pictures.gif"
+    folder.mkdir()
+    assert "is a folder" in refused(capsys, ["demo", "--gif", str(folder)])
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder")
+def test_demo_refuses_an_unwritable_folder(capsys, tmp_path) -> None:
+    tmp_path.chmod(0o500)
+    try:
+        assert "cannot write" in refused(capsys, ["demo", "--gif", str(tmp_path / "x.gif")])
+    finally:
+        tmp_path.chmod(0o700)
+
+
+TRAIN_MISTAKES = [
+    (["--env-runners", "-2"], "must be 0 or more"),
+    (["--minutes", "0"], "must be more than 0"),
+    (["--minutes", "-1"], "must be more than 0"),
+    (["--minutes", "nan"], "expected a finite number"),
+    (["--iterations", "0"], "must be 1 or more"),
+    (["--iterations", "-5"], "must be 1 or more"),
+    (["--envs-per-runner", "0"], "must be 1 or more"),
+    (["--eval-games", "0"], "must be 2 or more"),
+    (["--final-eval-games", "1"], "must be 2 or more"),
+    (["--seed", "-1"], "a seed must be 0 or more"),
+    (["--address", "foo"], "a Ray cluster address is"),
+    (["--address", "localhost:99999"], "a Ray cluster address is"),
+]
+
+
+@pytest.fixture
+def no_training(monkeypatch):
+    """Fail the test if a training run would start."""
+    if importlib.util.find_spec("ray") is None:
+        return
+    import zoo_games.rllib.train
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a training run started")
+
+    monkeypatch.setattr(zoo_games.rllib.train, "train", must_not_run)
+
+
+@pytest.mark.parametrize(("extra", "says"), TRAIN_MISTAKES)
+def test_train_mistakes_get_one_line_and_start_nothing(
+    capsys, tmp_path, no_training, extra, says
+) -> None:
+    line = refused(capsys, ["train", "santorini-fixed", "--output", str(tmp_path / "r"), *extra])
+    assert says in line
+    assert not (tmp_path / "r").exists()
+
+
+needs_rllib = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="needs the rllib extra"
+)
+
+
+@needs_rllib
+def test_train_refuses_to_replace_a_run(capsys, tmp_path, no_training) -> None:
+    (tmp_path / "metrics.csv").write_text("iteration,minutes\n1,0.5\n")
+    line = refused(capsys, ["train", "santorini-fixed", "--output", str(tmp_path)])
+    assert "already holds a run" in line
+
+
+@needs_rllib
+def test_train_refuses_to_resume_nothing(capsys, tmp_path, no_training) -> None:
+    line = refused(capsys, ["train", "santorini-fixed", "--resume", "--output", str(tmp_path)])
+    assert "nothing to resume" in line
+
+
+def test_train_refuses_a_file_as_its_output(capsys, tmp_path, no_training) -> None:
+    target = tmp_path / "notes.txt"
+    target.write_text("")
+    assert "is a file" in refused(capsys, ["train", "santorini-fixed", "--output", str(target)])

@@ -1,0 +1,119 @@
+"""Agents by name: :func:`make` builds one, :func:`parse_spec` reads ``"mcts:simulations=400"``.
+
+Agent classes are imported only when made, so that listing or making the light agents never
+imports what a heavy one needs (the ``rllib`` agent needs torch and Ray).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import types
+import typing
+from typing import Any, Union
+
+from zoo_games.agents.base import Agent
+
+#: Agent name -> ``module:class``.
+AGENT_CLASSES = {
+    "random": "zoo_games.agents.random_agent:RandomAgent",
+}
+
+
+def names() -> list[str]:
+    """The names :func:`make` knows."""
+    return list(AGENT_CLASSES)
+
+
+def agent_class(name: str) -> type[Agent]:
+    """The class of the agent called ``name``; ``ValueError`` listing the names if unknown."""
+    if name not in AGENT_CLASSES:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(names())}")
+    module_name, class_name = AGENT_CLASSES[name].split(":")
+    cls: type[Agent] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def option_types(name: str) -> dict[str, Any]:
+    """The options of agent ``name`` and their annotated types (constructor parameters)."""
+    init = agent_class(name).__init__
+    hints = typing.get_type_hints(init)
+    return {
+        parameter: hints.get(parameter, str)
+        for parameter in inspect.signature(init).parameters
+        if parameter != "self"
+    }
+
+
+def make(name: str, **options: Any) -> Agent:
+    """The agent called ``name`` (see :func:`names`) with keyword ``options``.
+
+    An unknown option raises ``ValueError`` naming the agent's options; a bad value raises the
+    agent's own ``ValueError``.
+    """
+    allowed = option_types(name)
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(
+            f"agent {name!r} has no option {', '.join(unknown)}; its options: "
+            + (", ".join(allowed) or "none")
+        )
+    return agent_class(name)(**options)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:simulations=400,rollout=heuristic"`` -> ``("mcts", {"simulations": 400, ...})``.
+
+    Values are converted to the types the agent's options are annotated with; anything that
+    does not fit raises ``ValueError`` saying which option and what it accepts.
+    """
+    name, _, rest = spec.partition(":")
+    allowed = option_types(name.strip())
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise ValueError(f"agent option {item!r} in {spec!r} is not of the form name=value")
+        if key not in allowed:
+            raise ValueError(
+                f"agent {name!r} has no option {key!r}; its options: "
+                + (", ".join(allowed) or "none")
+            )
+        options[key] = _convert(text.strip(), allowed[key], f"{name}:{key}")
+    return name.strip(), options
+
+
+def make_from_spec(spec: str, **defaults: Any) -> Agent:
+    """The agent a spec names; ``defaults`` (e.g. ``seed``) apply unless the spec sets them."""
+    name, options = parse_spec(spec)
+    allowed = option_types(name)
+    return make(name, **{**{k: v for k, v in defaults.items() if k in allowed}, **options})
+
+
+def _convert(text: str, annotation: Any, what: str) -> Any:
+    """``text`` as a value of ``annotation`` (int, float, bool, str, or one of them | None)."""
+    choices = (
+        typing.get_args(annotation)
+        if typing.get_origin(annotation) in (Union, types.UnionType)
+        else (annotation,)
+    )
+    if type(None) in choices and text.lower() == "none":
+        return None
+    for choice in choices:
+        if choice is bool:
+            if text.lower() in ("true", "yes", "1"):
+                return True
+            if text.lower() in ("false", "no", "0"):
+                return False
+        elif choice in (int, float):
+            try:
+                return choice(text)
+            except ValueError:
+                continue
+        elif choice is str:
+            return text
+    accepted = " or ".join(
+        "none" if c is type(None) else getattr(c, "__name__", str(c)) for c in choices
+    )
+    raise ValueError(f"{what}={text!r}: expected {accepted}")

@@ -1,0 +1,187 @@
+"""A round-robin tournament: every pairing of the agents, both seats equally, in parallel.
+
+Reproducibility does not depend on the number of workers: game ``k`` of pairing ``p`` is
+seeded from ``numpy.random.SeedSequence(seed, spawn_key=(p, k))``, which gives the seed of
+its chance generator and of each of its two agents, and both agents are made afresh for it
+(from their spec or factory). A game therefore depends only on ``(seed, p, k)`` and the
+agents, never on which process plays it or what that process played before.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from zoo_games.agents.base import Agent
+from zoo_games.agents.registry import make_from_spec, parse_spec
+from zoo_games.arena.play import GameRecord, play_game
+from zoo_games.arena.results import ArenaResult, summarize
+from zoo_games.catalog import find_variant
+
+#: An agent as the arena accepts it: a spec (``"mcts:simulations=400"``), a factory called
+#: with ``seed=...`` for every game (an Agent subclass is one), or an Agent instance (used as
+#: is for every game, so only in-process: ``workers=1``).
+AgentSource = str | Agent | Callable[..., Agent]
+
+#: Name of the agent the Elo table is anchored on when it takes part.
+ANCHOR_AGENT = "random"
+#: Chunks of games handed to each worker process (more chunks even out slow games).
+CHUNKS_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One agent of the tournament: its display name and how to make it for a game."""
+
+    name: str
+    source: AgentSource
+    #: The registry name of its kind (``"random"`` for ``"random"``), if known.
+    kind: str | None
+
+    def make(self, seed: int) -> Agent:
+        """The agent for one game, seeded with ``seed`` (an instance is returned as is)."""
+        if isinstance(self.source, Agent):
+            return self.source
+        if isinstance(self.source, str):
+            return make_from_spec(self.source, seed=seed)
+        agent = self.source(seed=seed)
+        if not isinstance(agent, Agent):
+            raise TypeError(f"the factory of {self.name!r} returned {agent!r}, not an Agent")
+        return agent
+
+
+def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[Entrant]:
+    """The entrants of ``agents`` (a list, or a mapping from display name to source).
+
+    Specs are checked by making each agent once, so an unknown agent, an unknown option or a
+    bad option value raises ``ValueError`` before any game. Names of a list are the specs
+    (``"random"``, ``"mcts:simulations=400"``) or the agents' names, with ``#2``, ``#3``
+    appended to repeats.
+    """
+    named = list(agents.items()) if isinstance(agents, Mapping) else [(None, a) for a in agents]
+    found: list[Entrant] = []
+    taken: set[str] = set()
+    for given, source in named:
+        if isinstance(source, str):
+            kind: str | None = parse_spec(source)[0]
+            try:  # a bad option value raises here, before any game
+                make_from_spec(source, seed=0)
+            except (OSError, ImportError) as error:  # e.g. a missing checkpoint or extra
+                raise ValueError(f"agent {source!r} cannot be made: {error}") from error
+            default = source.strip()
+        elif isinstance(source, Agent) or callable(source):
+            kind = getattr(source, "name", None)
+            default = str(kind or getattr(source, "__name__", type(source).__name__))
+        else:
+            raise TypeError(f"an agent must be a spec, an Agent or a factory, got {source!r}")
+        name = str(given) if given is not None else default
+        if given is None:
+            repeat = 2
+            while name in taken:
+                name = f"{default}#{repeat}"
+                repeat += 1
+        elif name in taken:
+            raise ValueError(f"agent name {name!r} is given twice")
+        taken.add(name)
+        found.append(Entrant(name, source, kind))
+    return found
+
+
+def game_seeds(seed: int, pairing: int, index: int) -> tuple[int, int, int]:
+    """The seeds of game ``index`` of pairing ``pairing``: chance, first agent, second agent."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(pairing, index))
+    chance, first, second = (int(value) for value in sequence.generate_state(3))
+    return chance, first, second
+
+
+def play_pairing_games(
+    variant: str, pair: tuple[Entrant, Entrant], pairing: int, indices: Sequence[int], seed: int
+) -> list[GameRecord]:
+    """Play games ``indices`` of one pairing; the first agent is ``player_0`` in even games."""
+    game = find_variant(variant).raw_env().game
+    records = []
+    for index in indices:
+        chance_seed, first_seed, second_seed = game_seeds(seed, pairing, index)
+        agents = (pair[0].make(first_seed), pair[1].make(second_seed))
+        first_side = index % 2
+        seated = (agents[first_side], agents[1 - first_side])
+        result, moves, seconds = play_game(game, seated, chance_seed)
+        if first_side == 1:  # player_0 was the second agent
+            result, moves, seconds = 1.0 - result, moves[::-1], seconds[::-1]
+        records.append(
+            GameRecord(
+                pairing, index, first_side, result, (moves[0], moves[1]), (seconds[0], seconds[1])
+            )
+        )
+    return records
+
+
+def run_arena(
+    variant_label: str,
+    agent_specs: Sequence[AgentSource] | Mapping[str, AgentSource],
+    games: int = 100,
+    seed: int = 0,
+    workers: int = 1,
+) -> ArenaResult:
+    """Play every pairing of ``agent_specs`` ``games`` times on variant ``variant_label``.
+
+    Each pairing plays ``games`` games (an even number), each agent sitting as ``player_0``
+    in half of them. ``workers`` processes share the games (``workers=1`` plays them in this
+    process); the result is the same for every number of workers, apart from the timings.
+    Every argument is checked before the first game (``ValueError`` naming what is wrong).
+    """
+    find_variant(variant_label)
+    if not _is_integer(games) or games <= 0 or games % 2:
+        raise ValueError(
+            f"games must be a positive even number (half with each agent as player_0), "
+            f"got {games!r}"
+        )
+    if not _is_integer(seed) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if not _is_integer(workers) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    games, seed, workers = int(games), int(seed), int(workers)
+    if isinstance(agent_specs, str):
+        raise ValueError(f"agent_specs must be a list of agents, got the string {agent_specs!r}")
+    players = entrants(agent_specs)
+    if len(players) < 2:
+        raise ValueError(f"a tournament needs at least 2 agents, got {len(players)}")
+    if workers > 1 and any(isinstance(player.source, Agent) for player in players):
+        raise ValueError(
+            "agent instances are used as they are, in this process: with workers > 1 "
+            "give a spec or a factory instead"
+        )
+    pairs = list(itertools.combinations(range(len(players)), 2))
+    chunk = max(1, -(-games * len(pairs) // (workers * CHUNKS_PER_WORKER)))
+    tasks = [
+        (
+            variant_label,
+            (players[i], players[j]),
+            pairing,
+            range(start, min(games, start + chunk)),
+            seed,
+        )
+        for pairing, (i, j) in enumerate(pairs)
+        for start in range(0, games, chunk)
+    ]
+    records: list[GameRecord] = []
+    if workers == 1:
+        for task in tasks:
+            records.extend(play_pairing_games(*task))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_pairing_games, *task) for task in tasks]
+            for future in futures:
+                records.extend(future.result())
+    anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
+    return summarize(variant_label, [p.name for p in players], pairs, games, seed, records, anchor)
+
+
+def _is_integer(value: object) -> bool:
+    """Whether ``value`` is an integer (numpy's too), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

@@ -1,0 +1,127 @@
+"""The legal moves of one decision as a numbered list, and what a typed entry means in it.
+
+Every legal move is listed with a number, the name a player types and what it does. A typed
+entry is a command (``help``, ``undo``, ``quit``), a move's name (in any of the game's
+spellings, see :func:`~zoo_games.play.language.normalise`), or a move's number; anything
+else is a :class:`Mistake` whose message says in one line what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zoo_games.core.game import GameState
+from zoo_games.play.language import MoveLanguage, normalise
+
+#: The commands a player may type instead of a move, and what each does (for ``help``).
+COMMAND_HELP = {
+    "help": "show this help",
+    "undo": "take back your last move (and the opponent's replies to it)",
+    "quit": "leave the game",
+}
+COMMANDS = tuple(COMMAND_HELP)
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One legal move as listed: its number, the name shown, and what it does."""
+
+    number: int
+    name: str
+    description: str
+    action: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """The entry chose this action."""
+
+    action: int
+
+
+@dataclass(frozen=True)
+class Command:
+    """The entry was one of :data:`COMMANDS`."""
+
+    word: str
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """The entry was not understood or not allowed; ``message`` says why, in one line."""
+
+    message: str
+
+
+class MoveMenu:
+    """The legal moves of ``state`` in ``language``'s words.
+
+    Moves are numbered 1, 2, ... in action order, except that a move whose shown name is
+    itself a number (Togyz Kumalak's holes) is listed under that number, so that typing
+    ``7`` means hole 7 either way. Legal actions with the same shown name (Santorini's
+    winning climbs, whatever the build) are one move.
+    """
+
+    def __init__(self, state: GameState, language: MoveLanguage) -> None:
+        self.entries: list[MenuEntry] = []
+        self._by_name: dict[str, int] = {}
+        self._by_number: dict[int, int] = {}
+        shown: set[str] = set()
+        for action in state.legal_actions():
+            names = language.move_names(state, action)
+            for name in names:
+                self._by_name.setdefault(normalise(name), action)
+            if names[0] in shown:
+                continue
+            shown.add(names[0])
+            number = int(names[0]) if names[0].isdecimal() else len(self.entries) + 1
+            self.entries.append(
+                MenuEntry(number, names[0], language.describe(state, action), action)
+            )
+            self._by_number[number] = action
+        self._language = language
+
+    def lines(self) -> list[str]:
+        """One line per move: ``"  3. 14-17    dancer 1: 14->17"``."""
+        width = max(len(entry.name) for entry in self.entries)
+        return [
+            f"  {entry.number:>2}. {entry.name:<{width}}  {entry.description}"
+            for entry in self.entries
+        ]
+
+    def allowed(self) -> str:
+        """What may be typed, in a few words."""
+        numbers = _ranges(sorted(self._by_number))
+        return (
+            f"type a listed move such as '{self.entries[0].name}' or its number ({numbers}), "
+            f"or {', '.join(COMMANDS)}"
+        )
+
+    def read(self, text: str) -> Move | Command | Mistake:
+        """What the typed ``text`` means here."""
+        entry = normalise(text)
+        if not entry:
+            return Mistake(f"empty entry: {self.allowed()}")
+        if entry in COMMANDS:
+            return Command(entry)
+        if entry in self._by_name:
+            return Move(self._by_name[entry])
+        if entry.isdecimal() and int(entry) in self._by_number:
+            return Move(self._by_number[int(entry)])
+        shown = text.strip()
+        if self._language.is_move_syntax(entry):
+            return Mistake(f"{shown!r} is not a legal move now: {self.allowed()}")
+        if entry.isdecimal():
+            return Mistake(f"there is no move number {shown}: {self.allowed()}")
+        return Mistake(f"unknown entry {shown!r}: {self.allowed()}")
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5, 7, 8]`` -> ``"1-3, 5, 7-8"``."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
