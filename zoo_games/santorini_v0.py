@@ -23,7 +23,8 @@ readings we chose, are in ``docs/santorini.md``.
 
 ``santorini_v0.env(setup="fixed", render_mode=None, action_mask="observation")``
 
-* ``setup``: ``"fixed"`` (workers start on SPEC.md's cells 2, 22 and 10, 14) or
+* ``setup``: ``"fixed"`` (player_0's workers start on cells 2 and 22, player_1's on 10 and 14,
+  cells numbered ``5 * row + column``) or
   ``"placement"`` (player_0 places both its workers on empty cells, then player_1).
 * ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 * ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
@@ -34,6 +35,12 @@ readings we chose, are in ``docs/santorini.md``.
 ``uint8`` planes ``(5, 5, 15)``: one-hot heights (level 0-3, dome), the observer's workers 0
 and 1, the opponent's workers 0 and 1, the four parts-left counts and the placement and
 to-move flags as constant planes.
+
+### Legal action mask
+
+``action_mask`` (``int8``, length 128, or 153 with ``setup="placement"``) marks exactly the
+legal actions of the agent to act, and is all zeros for the other agent. For a winning move
+(up onto level 3) all eight build directions are legal: no build follows a win.
 
 ### Action space
 

@@ -18,7 +18,7 @@ with the environment's seeded generator); a throw of 1, 4 or 5 gives the same pl
 throw, so the same agent is often selected several times in a row. Under Skyruk's rules a dancer
 that reaches the House of Happiness moves on at once with a new throw: again the same agent
 is selected, and its mask offers only that dancer's move. The rules as implemented, and every
-reading we chose where the rule text is unclear, are in ``docs/senet.md``.
+reading we chose where the rules are unclear, are in ``docs/senet.md``.
 
 ### Arguments
 

@@ -26,7 +26,7 @@ action_mask="observation")``
 
 * ``stop_at_majority``: end the game as soon as a kazan holds 82 (as in practical play);
   ``False`` plays every game out until a player cannot move.
-* ``observation``: ``"board"`` or ``"tesauro"`` (the earlier gym's 128 values).
+* ``observation``: ``"board"`` or ``"tesauro"`` (128 hand-made features, below).
 * ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 * ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
   ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
@@ -37,9 +37,18 @@ action_mask="observation")``
 1-9, its kazan, the opponent's kazan, its tuzduk (one-hot over the opponent's holes), the
 opponent's tuzduk (one-hot over its holes), and 1 if it is to move.
 
+``"tesauro"``: 128 ``float32`` features, the same for both players, in the style of Tesauro's
+backgammon encoding: for each hole thresholds, parities and scaled counts, whether it is a
+tuzduk, then the kazans and the side to move (listed in full in ``docs/togyz_kumalak.md``).
+
 ### Legal action mask
 
 ``action_mask`` (``int8``, length 9) marks the mover's holes that hold balls.
+
+### Action space
+
+``Discrete(9)``: action ``a`` sows from the mover's hole ``a + 1``. Holes are numbered 1 to 9
+from each player's own left, so the same action means the same hole for White and Black.
 
 ### Rewards
 

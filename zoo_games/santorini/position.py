@@ -1,4 +1,4 @@
-"""Santorini position strings (SPEC.md), read and written.
+"""Santorini position strings, read and written.
 
 ``"<heights> <workers> <mover> <parts>"``: five rows of five digits (0-3 levels, 4 a dome),
 top row first, separated by ``/``; the cells of player_0's workers 0 and 1 and player_1's,

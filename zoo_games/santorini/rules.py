@@ -5,7 +5,7 @@ holds a *height*: 0 to 3 building *levels*, or 4 for a *dome*. Each player has t
 (worker 0 and worker 1, who keep their identity all game). A turn moves one worker to a
 neighbouring cell and then builds with it on a cell next to where it arrived. The building
 *parts* are limited: 22 level-1, 18 level-2, 14 level-3 pieces and 18 domes. The readings we
-chose where the rule text is unclear are in ``docs/santorini.md`` and tested in
+chose where the rules are unclear are in ``docs/santorini.md`` and tested in
 ``tests/santorini/``.
 """
 
@@ -23,13 +23,13 @@ NUM_CELLS = SIZE * SIZE
 DOME = 4
 #: Parts at the start: level 1, level 2, level 3, dome.
 INITIAL_PARTS = (22, 18, 14, 18)
-#: The eight directions in SPEC.md order: NW, N, NE, W, E, SW, S, SE, as (row, column) steps.
+#: The eight directions in action order: NW, N, NE, W, E, SW, S, SE, as (row, column) steps.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 DIRECTION_NAMES = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
 PLAY_ACTIONS = 2 * 8 * 8  # 128
 PLACEMENT_OFFSET = PLAY_ACTIONS
 SETUPS = ("fixed", "placement")
-#: SPEC.md's fixed start: player_0's workers on cells 2 and 22, player_1's on 10 and 14.
+#: The fixed start: player_0's workers on cells 2 and 22, player_1's on 10 and 14.
 FIXED_WORKERS = (2, 22, 10, 14)
 UNPLACED = -1
 
@@ -130,7 +130,7 @@ class SantoriniGame(Game):
         return {"setup": self.setup}
 
     def new_initial_state(self) -> SantoriniState:
-        """An empty board; workers on SPEC.md's cells, or none yet with ``"placement"``.
+        """An empty board; workers on the fixed cells, or none yet with ``"placement"``.
 
         Every game starts alike, so the start and its legal actions are made once and
         cloned (a clone shares the legal actions, which are never changed in place).
@@ -142,7 +142,7 @@ class SantoriniGame(Game):
         return self._start.clone()
 
     def state_from_position(self, position: str) -> SantoriniState:
-        """Read a ``"<heights> <workers> <mover> <parts>"`` position (SPEC.md)."""
+        """Read a position string (its format: :mod:`zoo_games.santorini.position`)."""
         from zoo_games.santorini.position import parse_position
 
         return parse_position(self, position)
@@ -263,7 +263,7 @@ class SantoriniState(GameState):
         return copy
 
     def position(self) -> str:
-        """The SPEC.md position string."""
+        """The position string (see :mod:`zoo_games.santorini.position`)."""
         from zoo_games.santorini.position import format_position
 
         return format_position(self)

@@ -1,1 +1,1 @@
-"""Senet: the rules core (:mod:`.rules`), positions, observation and rendering."""
+"""Senet: the rules core (:mod:`zoo_games.senet.rules`), positions, observation and rendering."""

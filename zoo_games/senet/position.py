@@ -1,4 +1,4 @@
-"""Senet position strings: ``"<board> <mover> [<throw>]"`` (SPEC.md), read and written.
+"""Senet position strings: ``"<board> <mover> [<throw>]"``, read and written.
 
 ``<board>`` has one character per house 1..30 (``S`` a spool, ``C`` a con, ``.`` empty);
 dancers missing from the board have been borne off. The throw may be left out, in which

@@ -74,13 +74,20 @@ class SenetRenderer:
         return "\n".join(lines)
 
     def rgb(self, state: SenetState) -> np.ndarray:
-        """The board with spools (white discs) and cons (black cones), marks and status."""
+        """The board, the sticks, a legend of the pieces and houses, and the status line.
+
+        The legend says whose pieces are whose (drawn as on the board, with each side's
+        dancers borne off drawn beside it) and what the letters of the special houses mean,
+        so that the picture reads without the text render beside it.
+        """
         cell = self.cell
         margin = 16
         width = 10 * cell + 2 * margin
-        height = 3 * cell + 2 * margin + 70
+        board_bottom = margin + 3 * cell
+        height = board_bottom + 190
         canvas = drawing.Canvas(width, height)
-        canvas.text((width / 2, margin / 2 + 2), f"Senet ({state.game.rules})", 12)
+        title = f"Senet ({state.game.rules} rules, {state.game.num_pieces} dancers each)"
+        canvas.text((width / 2, margin / 2 + 1), title, 12)
         for row_index, row in enumerate(BOARD_ROWS):
             for column, house in enumerate(row):
                 x = margin + column * cell
@@ -89,22 +96,49 @@ class SenetRenderer:
                 canvas.box(
                     (x, y), (cell, cell), fill=drawing.BOARD_DARK if special else drawing.BOARD
                 )
-                canvas.text((x + 4, y + 3), str(house), 11, anchor="la")
+                canvas.text((x + 4, y + 3), str(house), 12, anchor="la")
                 if special:
-                    canvas.text((x + cell - 4, y + 3), HOUSE_MARKS[house][0], 13, anchor="ra")
+                    canvas.text((x + cell - 4, y + 3), HOUSE_MARKS[house][0], 14, anchor="ra")
                 self._draw_dancer(canvas, state.board[house], x + cell / 2, y + cell / 2 + 5)
-        self._draw_sticks(canvas, state, margin, margin + 3 * cell + 12)
-        canvas.text((margin, height - 18), status_line(state), 13, anchor="lm")
+        self._draw_sticks(canvas, state, margin, board_bottom + 12)
+        self._draw_sides(canvas, state, margin, board_bottom + 66)
+        houses = [f"{mark}: {house} {name}" for house, (mark, name) in HOUSE_MARKS.items()]
+        for line, names in enumerate((houses[:3], houses[3:])):
+            canvas.text(
+                (margin, board_bottom + 128 + 18 * line), "   ".join(names), 13, anchor="lm"
+            )
+        canvas.text((margin, height - 16), status_line(state), 13, anchor="lm")
         return canvas.to_array()
 
+    def _draw_sides(self, canvas: drawing.Canvas, state: SenetState, x: float, y: float) -> None:
+        """One line per side: its piece as on the board, its name, its dancers borne off."""
+        for player in (0, 1):
+            row_y = y + 26 * player
+            self._draw_dancer(canvas, PIECE_OF[player], x + 10, row_y, scale=0.5)
+            name = f"player_{player}: {SIDE_NAMES[player]} ({SIDE_LETTERS[player]})"
+            canvas.text((x + 26, row_y), name, 13, anchor="lm")
+            off = state.borne_off[player]
+            canvas.text(
+                (x + 200, row_y), f"borne off {off}/{state.game.num_pieces}:", 13, anchor="lm"
+            )
+            for dancer in range(off):
+                self._draw_dancer(canvas, PIECE_OF[player], x + 330 + 24 * dancer, row_y, 0.5)
+
     @staticmethod
-    def _draw_dancer(canvas: drawing.Canvas, piece: int, x: float, y: float) -> None:
+    def _draw_dancer(
+        canvas: drawing.Canvas, piece: int, x: float, y: float, scale: float = 1.0
+    ) -> None:
         if piece == PIECE_OF[0]:  # a spool: a light disc with a waist line
-            canvas.disc((x, y), 18, drawing.PLAYER_COLORS[0])
-            canvas.draw.line((x - 18, y, x + 18, y), fill=drawing.INK, width=2)
+            radius = 18 * scale
+            canvas.disc((x, y), radius, drawing.PLAYER_COLORS[0])
+            canvas.draw.line((x - radius, y, x + radius, y), fill=drawing.INK, width=2)
         elif piece == PIECE_OF[1]:  # a con: a dark cone
             canvas.draw.polygon(
-                [(x, y - 20), (x - 16, y + 16), (x + 16, y + 16)],
+                [
+                    (x, y - 20 * scale),
+                    (x - 16 * scale, y + 16 * scale),
+                    (x + 16 * scale, y + 16 * scale),
+                ],
                 fill=drawing.PLAYER_COLORS[1],
                 outline=drawing.PLAYER_OUTLINES[1],
             )

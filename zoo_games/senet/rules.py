@@ -4,7 +4,7 @@ Vocabulary: the 30 squares are *houses*, numbered 1 to 30 along the S-shaped pat
 pieces are *dancers*; ``player_0`` plays the *spools*, ``player_1`` the *cons*; a *throw*
 is the number of steps the four sticks give (1 to 5). Houses 26 to 30 are the House of
 Happiness, of Water, of Three Truths, of Re-Atum and of Re-Horakhty; 15 is the House of
-Rebirth. Every reading of the rules that the rule text left open is listed in
+Rebirth. Every reading we chose where the rules leave things open is listed in
 ``docs/senet.md`` and tested in ``tests/senet/``.
 
 The state is a chance node while the sticks are to be thrown (``throw == 0``) and a
@@ -97,7 +97,7 @@ class SenetGame(Game):
         return SenetState(self, board, [0, 0], mover=0, throw=0)
 
     def state_from_position(self, position: str) -> SenetState:
-        """Read a ``"<board> <mover> [<throw>]"`` position (see SPEC.md)."""
+        """Read a ``"<board> <mover> [<throw>]"`` position (see :mod:`zoo_games.senet.position`)."""
         from zoo_games.senet.position import parse_position
 
         return parse_position(self, position)

@@ -78,7 +78,7 @@ class BoardObserver:
 
 
 class TesauroObserver:
-    """The earlier gym's 128 ``float32`` values, built exactly from its formulas.
+    """128 ``float32`` features in the style of Tesauro's backgammon encoding.
 
     For White's row then Black's: holes 1-8 give 7 values each (``n >= 1``, ``n >= 2``,
     ``n mod 2``, ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9``, tuzduk), hole 9 gives 5

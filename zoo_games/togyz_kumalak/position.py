@@ -1,4 +1,4 @@
-"""Togyz Kumalak position strings (SPEC.md), read and written.
+"""Togyz Kumalak position strings, read and written.
 
 ``"<white holes>/<black holes> <white kazan> <black kazan> <mover>"``: each row lists holes 1
 to 9, a ball count or ``X`` for a tuzduk (a hole of that row owned by the other player).

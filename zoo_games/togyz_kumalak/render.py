@@ -51,37 +51,77 @@ class TogyzKumalakRenderer:
         )
 
     def rgb(self, state: TogyzKumalakState) -> np.ndarray:
-        """Holes as rounded pits with their ball counts, kazans between the rows."""
-        pit, gap, margin = 60, 8, 20
-        width = 2 * margin + HOLES_PER_SIDE * (pit + gap)
-        height = 2 * margin + 2 * pit + 130
+        """Both rows of pits, labelled with their side and hole numbers, the kazans between.
+
+        Black's row is on top (hole 9 on the left), White's below (hole 1 on the left), as in
+        the text render. A tuzduk is a red pit marked X that names its owner; the kazans are
+        drawn as stores with their counts, so the picture reads without the text beside it.
+        """
+        pit, gap, margin, label_width = 60, 8, 20, 96
+        left = margin + label_width
+        width = left + HOLES_PER_SIDE * (pit + gap) + margin
+        black_top, store_top, white_top = margin + 22, margin + pit + 36, margin + pit + 116
+        height = white_top + pit + 90
         canvas = drawing.Canvas(width, height)
         canvas.box(
-            (margin - 6, margin - 6), (width - 2 * margin + 12, 2 * pit + 92), fill=drawing.BOARD
+            (margin - 6, margin - 6),
+            (width - 2 * margin + 12, white_top + pit + 34 - margin),
+            fill=drawing.BOARD,
         )
         rows = (
-            (margin + 10, [HOLES_PER_SIDE + n for n in reversed(range(HOLES_PER_SIDE))]),
-            (margin + pit + 70, list(range(HOLES_PER_SIDE))),
+            (black_top, 1, [HOLES_PER_SIDE + n for n in reversed(range(HOLES_PER_SIDE))], -1),
+            (white_top, 0, list(range(HOLES_PER_SIDE)), 1),
         )
-        for top, holes in rows:
+        for top, player, holes, number_side in rows:
+            canvas.text((margin + 4, top + pit / 2 - 9), SIDE_NAMES[player], 16, anchor="lm")
+            canvas.text((margin + 4, top + pit / 2 + 11), f"(player_{player})", 13, anchor="lm")
             for column, hole in enumerate(holes):
-                x = margin + column * (pit + gap)
-                tuzduk = hole in state.tuzduk
-                canvas.draw.rounded_rectangle(
-                    (x, top, x + pit, top + pit),
-                    radius=14,
-                    fill=drawing.HIGHLIGHT if tuzduk else drawing.BOARD_DARK,
-                    outline=drawing.INK,
-                    width=2,
-                )
-                label = "X" if tuzduk else str(state.holes[hole])
-                canvas.text((x + pit / 2, top + pit / 2), label, 20, fill=(255, 255, 255))
-                canvas.text((x + pit / 2, top + pit + 8), str(hole % HOLES_PER_SIDE + 1), 11)
-        middle = margin + pit + 40
+                x = left + column * (pit + gap)
+                self._draw_pit(canvas, state, hole, x, top, pit)
+                number_y = top - 11 if number_side < 0 else top + pit + 11
+                canvas.text((x + pit / 2, number_y), str(hole % HOLES_PER_SIDE + 1), 13)
+        store_width = (HOLES_PER_SIDE * (pit + gap) - gap - 20) / 2
+        for index, player in enumerate((1, 0)):
+            store_x = left + index * (store_width + 20)
+            canvas.draw.rounded_rectangle(
+                (store_x, store_top, store_x + store_width, store_top + 50),
+                radius=24,
+                fill=drawing.BOARD_DARK,
+                outline=drawing.INK,
+                width=2,
+            )
+            canvas.text(
+                (store_x + store_width / 2, store_top + 25),
+                f"{SIDE_NAMES[player]}'s kazan: {state.kazans[player]}",
+                17,
+                fill=(255, 255, 255),
+            )
         canvas.text(
-            (width / 2, middle),
-            f"Black's kazan {state.kazans[1]}   |   White's kazan {state.kazans[0]}",
-            15,
+            (margin, height - 44),
+            "X: a tuzduk, marked with its owner; every ball sown into it goes to the owner's kazan",
+            13,
+            anchor="lm",
         )
-        canvas.text((margin, height - 22), status_line(state), 13, anchor="lm")
+        canvas.text((margin, height - 20), status_line(state), 13, anchor="lm")
         return canvas.to_array()
+
+    @staticmethod
+    def _draw_pit(
+        canvas: drawing.Canvas, state: TogyzKumalakState, hole: int, x: float, top: float, pit: int
+    ) -> None:
+        """A hole with its ball count, or a tuzduk: red, X, and whose it is."""
+        tuzduk = hole in state.tuzduk
+        canvas.draw.rounded_rectangle(
+            (x, top, x + pit, top + pit),
+            radius=14,
+            fill=drawing.HIGHLIGHT if tuzduk else drawing.BOARD_DARK,
+            outline=drawing.INK,
+            width=2,
+        )
+        white = (255, 255, 255)
+        if tuzduk:
+            owner = SIDE_NAMES[state.tuzduk.index(hole)]
+            canvas.text((x + pit / 2, top + pit / 2 - 9), "X", 20, fill=white)
+            canvas.text((x + pit / 2, top + pit / 2 + 15), f"{owner}'s", 12, fill=white)
+        else:
+            canvas.text((x + pit / 2, top + pit / 2), str(state.holes[hole]), 20, fill=white)

@@ -3,7 +3,7 @@
 Vocabulary: each player has nine holes (*otau*) in a row and a store (*kazan*); the balls are
 *kumalak*. White (``player_0``) moves first. A *tuzduk* is a hole of the opponent's row that a
 player has claimed: every ball that falls into it goes to its owner's kazan. The readings we
-chose where the rule text is unclear are listed in ``docs/togyz_kumalak.md`` and tested in
+chose where the rules are unclear are listed in ``docs/togyz_kumalak.md`` and tested in
 ``tests/togyz_kumalak/``.
 
 The 18 holes are numbered 0 to 17 around the board in the direction of sowing: 0-8 are
@@ -196,7 +196,7 @@ class TogyzKumalakState(GameState):
         )
 
     def position(self) -> str:
-        """The SPEC.md position string."""
+        """The position string (see :mod:`zoo_games.togyz_kumalak.position`)."""
         from zoo_games.togyz_kumalak.position import format_position
 
         return format_position(self)

@@ -1,0 +1,101 @@
+"""Draw the animated GIF of each environment page: one seeded random game, as rendered.
+
+For every game module of the catalog, its first variant plays a game of uniformly random
+legal actions (``--seed``, default 0) through ``raw_env(render_mode="rgb_array")``, and every
+picture of the game becomes a frame of ``docs/_static/gifs/<module>.gif`` (the last one held
+longer). Pictures are reduced to a small shared palette and long games are sampled down to at
+most ``--max-frames`` frames, so that each file stays well under ``--max-kb`` kilobytes; a file
+that does not is an error. The GIFs are committed; run this again after a renderer changes:
+
+    python docs/_scripts/gen_gifs.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+GIFS = REPOSITORY / "docs" / "_static" / "gifs"
+FRAME_MS = 400
+LAST_FRAME_MS = 2500
+
+
+def game_pictures(label: str, seed: int) -> list[np.ndarray]:
+    """Every picture of one seeded random game of the variant ``label``."""
+    from zoo_games.catalog import find_variant
+
+    env = find_variant(label).raw_env(render_mode="rgb_array")
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    pictures = [env.render()]
+    while not env.terminations[env.agent_selection]:
+        env.step(int(rng.choice(env.legal_actions())))
+        pictures.append(env.render())
+    return pictures
+
+
+def sampled(pictures: list[np.ndarray], max_frames: int) -> list[np.ndarray]:
+    """At most ``max_frames`` pictures, evenly spread, always with the first and the last."""
+    if len(pictures) <= max_frames:
+        return pictures
+    picks = np.linspace(0, len(pictures) - 1, max_frames).round().astype(int)
+    return [pictures[i] for i in picks]
+
+
+def write_gif(pictures: list[np.ndarray], path: Path) -> None:
+    """``pictures`` as a looping GIF, every frame on one palette drawn from the whole game.
+
+    The palette comes from a stack of pictures spread over the game, so that colours that
+    appear only later (Togyz Kumalak's red tuzduks, Santorini's domes) keep their colour.
+    """
+    spread = [*pictures[:: max(1, len(pictures) // 10)], pictures[-1]]
+    palette = Image.fromarray(np.concatenate(spread)).quantize(
+        colors=64, method=Image.Quantize.MEDIANCUT
+    )
+    frames = [
+        Image.fromarray(picture).quantize(palette=palette, dither=Image.Dither.NONE)
+        for picture in pictures
+    ]
+    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+    frames[0].save(
+        path, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write one GIF per game module; return 1 if one is larger than ``--max-kb``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-frames", type=int, default=60)
+    parser.add_argument("--max-kb", type=int, default=300)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(REPOSITORY))
+    from zoo_games.catalog import GAMES
+
+    GIFS.mkdir(parents=True, exist_ok=True)
+    too_large = []
+    for module_name in GAMES.values():
+        module = importlib.import_module(module_name)
+        label = next(iter(module.VARIANTS))
+        pictures = game_pictures(label, args.seed)
+        path = GIFS / f"{module_name.rsplit('.', 1)[1]}.gif"
+        write_gif(sampled(pictures, args.max_frames), path)
+        size_kb = path.stat().st_size / 1024
+        name = path.relative_to(REPOSITORY)
+        print(f"{name}: {label}, {len(pictures)} pictures, {size_kb:.0f} KB")
+        if size_kb > args.max_kb:
+            too_large.append(path.name)
+    if too_large:
+        print(f"larger than {args.max_kb} KB: {', '.join(too_large)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
