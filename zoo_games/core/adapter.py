@@ -307,7 +307,7 @@ class BoardGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ conveniences
     def position(self) -> str:
-        """The current position string (SPEC.md); ``reset(options={"position": ...})`` reads it."""
+        """The current position string; ``reset(options={"position": ...})`` reads it back."""
         if self.game_state is None:
             raise ValueError("position() before reset(): call reset() first")
         return self.game_state.position()

@@ -116,7 +116,7 @@ class GameState(ABC):
 
     @abstractmethod
     def position(self) -> str:
-        """The position string of SPEC.md, which :meth:`Game.state_from_position` reads back."""
+        """The one-line position string, which :meth:`Game.state_from_position` reads back."""
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:
@@ -154,7 +154,7 @@ class Game(ABC):
 
     @abstractmethod
     def state_from_position(self, position: str) -> GameState:
-        """The state described by a SPEC.md position string.
+        """The state described by a position string (each game's docs page gives its format).
 
         Raises :class:`~zoo_games.core.errors.PositionError` (a ``ValueError``) saying
         what is wrong when the string is malformed or describes an impossible position.
