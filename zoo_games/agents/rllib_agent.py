@@ -13,6 +13,7 @@ Needs the ``rllib`` extra: ``pip install "zoo-games[rllib]"``.
 from __future__ import annotations
 
 import ast
+import logging
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,17 @@ def _load_module(path: Path) -> Any:
     """The RLModule saved in ``path``; ``ValueError`` if there is none."""
     if not path.is_dir():
         raise ValueError(f"the checkpoint has no trained module at {path}")
-    module = RLModule.from_checkpoint(str(path))
+    # RLlib warns, while loading its own checkpoints, about its own deprecated constructor:
+    # nothing a user of this agent can act on.
+    loggers = [logging.getLogger(name) for name in ("ray", "ray.rllib")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        module = RLModule.from_checkpoint(str(path))
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
     if isinstance(module, torch.nn.Module):
         module.eval()  # inference mode for any layer that trains differently
     return module
