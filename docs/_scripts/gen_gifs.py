@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 GIFS = REPOSITORY / "docs" / "_static" / "gifs"
@@ -48,26 +47,6 @@ def sampled(pictures: list[np.ndarray], max_frames: int) -> list[np.ndarray]:
     return [pictures[i] for i in picks]
 
 
-def write_gif(pictures: list[np.ndarray], path: Path) -> None:
-    """``pictures`` as a looping GIF, every frame on one palette drawn from the whole game.
-
-    The palette comes from a stack of pictures spread over the game, so that colours that
-    appear only later (Togyz Kumalak's red tuzduks, Santorini's domes) keep their colour.
-    """
-    spread = [*pictures[:: max(1, len(pictures) // 10)], pictures[-1]]
-    palette = Image.fromarray(np.concatenate(spread)).quantize(
-        colors=64, method=Image.Quantize.MEDIANCUT
-    )
-    frames = [
-        Image.fromarray(picture).quantize(palette=palette, dither=Image.Dither.NONE)
-        for picture in pictures
-    ]
-    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
-    frames[0].save(
-        path, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write one GIF per game module; return 1 if one is larger than ``--max-kb``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -77,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPOSITORY))
     from zoo_games.catalog import GAMES
+    from zoo_games.core.drawing import save_gif
 
     GIFS.mkdir(parents=True, exist_ok=True)
     too_large = []
@@ -85,7 +65,12 @@ def main(argv: list[str] | None = None) -> int:
         label = next(iter(module.VARIANTS))
         pictures = game_pictures(label, args.seed)
         path = GIFS / f"{module_name.rsplit('.', 1)[1]}.gif"
-        write_gif(sampled(pictures, args.max_frames), path)
+        save_gif(
+            path,
+            sampled(pictures, args.max_frames),
+            seconds_per_frame=FRAME_MS / 1000,
+            last_frame_seconds=LAST_FRAME_MS / 1000,
+        )
         size_kb = path.stat().st_size / 1024
         name = path.relative_to(REPOSITORY)
         print(f"{name}: {label}, {len(pictures)} pictures, {size_kb:.0f} KB")

@@ -8,6 +8,7 @@ window and no SDL, which is what a headless training machine has. Every game dra
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -83,15 +84,30 @@ class Canvas:
         return np.asarray(self.image, dtype=np.uint8).copy()
 
 
-def save_gif(path: str, frames: list[np.ndarray], seconds_per_frame: float = 0.6) -> None:
-    """Write ``rgb_array`` pictures as an animated GIF that loops."""
+def save_gif(
+    path: str | Path,
+    frames: list[np.ndarray],
+    seconds_per_frame: float = 0.6,
+    last_frame_seconds: float | None = None,
+) -> None:
+    """Write ``rgb_array`` pictures as an animated GIF that loops.
+
+    Every frame is drawn on one palette taken from pictures spread over the whole game, so
+    colours that appear only later (Togyz Kumalak's red tuzduks, Santorini's domes) keep
+    their colour. ``last_frame_seconds`` holds the final position longer.
+    """
     if not frames:
         raise ValueError("no pictures to write")
-    images = [Image.fromarray(frame) for frame in frames]
+    spread = [*frames[:: max(1, len(frames) // 10)], frames[-1]]
+    palette = Image.fromarray(np.concatenate(spread)).quantize(
+        colors=64, method=Image.Quantize.MEDIANCUT
+    )
+    images = [
+        Image.fromarray(frame).quantize(palette=palette, dither=Image.Dither.NONE)
+        for frame in frames
+    ]
+    last = seconds_per_frame if last_frame_seconds is None else last_frame_seconds
+    durations = [int(seconds_per_frame * 1000)] * (len(images) - 1) + [int(last * 1000)]
     images[0].save(
-        path,
-        save_all=True,
-        append_images=images[1:],
-        duration=int(seconds_per_frame * 1000),
-        loop=0,
+        path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True
     )
