@@ -27,14 +27,17 @@ LAST_FRAME_MS = 2500
 
 def game_pictures(label: str, seed: int) -> list[np.ndarray]:
     """Every picture of one seeded random game of the variant ``label``."""
+    from zoo_games.agents.random_agent import RandomAgent
     from zoo_games.catalog import find_variant
 
     env = find_variant(label).raw_env(render_mode="rgb_array")
     env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    agent = RandomAgent(seed)
     pictures = [env.render()]
     while not env.terminations[env.agent_selection]:
-        env.step(int(rng.choice(env.legal_actions())))
+        state = env.game_state
+        assert state is not None
+        env.step(agent.act(state))
         pictures.append(env.render())
     return pictures
 
