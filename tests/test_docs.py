@@ -57,10 +57,15 @@ def test_the_pages_have_python_blocks() -> None:
     assert len(BLOCKS) >= 5
 
 
+#: A block using one of these parts of the package needs its extra's module installed.
+EXTRAS = {"zoo_games.rllib": ("ray", "rllib"), "zoo_games.batched": ("numba", "batched")}
+
+
 @pytest.mark.parametrize(("where", "source"), BLOCKS, ids=[where for where, _ in BLOCKS])
 def test_python_block_runs_as_written(where: str, source: str, tmp_path, monkeypatch) -> None:
-    if "zoo_games.rllib" in source:
-        pytest.importorskip("ray", reason="the rllib extra is not installed")
+    for part, (module, extra) in EXTRAS.items():
+        if part in source or part.replace("zoo_games.", "from zoo_games import ") in source:
+            pytest.importorskip(module, reason=f"the {extra} extra is not installed")
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": "__main__"}
     exec(compile(source, where, "exec"), namespace)
