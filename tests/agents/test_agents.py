@@ -237,4 +237,4 @@ def test_agents_refuse_chance_and_terminal_states(name):
 
 
 def test_names_lists_every_agent():
-    assert agents.names() == ["random", "greedy", "mcts", "rllib"]
+    assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib"]

@@ -19,6 +19,7 @@ AGENT_CLASSES = {
     "random": "zoo_games.agents.random_agent:RandomAgent",
     "greedy": "zoo_games.agents.greedy:GreedyAgent",
     "mcts": "zoo_games.agents.mcts:MCTSAgent",
+    "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
     "rllib": "zoo_games.agents.rllib_agent:RLlibAgent",
 }
 

@@ -237,19 +237,10 @@ def compile_loops(module: types.ModuleType) -> Loops:
     recompiles it when that module changes. (As everywhere with numba's cache, a change to
     a helper in another file, such as :mod:`zoo_games.batched.rng`, needs the cache cleared.)
     """
-    prefix = module.__name__.rsplit(".", 1)[-1]
     namespace = dict(globals(), game_kernels=module)
 
     def copy(function: Any, **options: Any) -> Any:
-        name = f"{prefix}_{function.__name__}"
-        code = function.__code__.replace(co_filename=module.__file__ or "", co_name=name)
-        clone = types.FunctionType(code, namespace, name)
-        clone.__qualname__ = name
-        clone.__module__ = module.__name__
-        clone.__doc__ = function.__doc__
-        compiled = njit(cache=True, **options)(clone)
-        namespace[function.__name__] = compiled
-        return compiled
+        return compile_for_game(function, module, namespace, **options)
 
     copy(prepare_turn, inline="always")
     copy(step_one, inline="always")
@@ -258,6 +249,27 @@ def compile_loops(module: types.ModuleType) -> Loops:
         step_parallel=copy(step_parallel, parallel=True),
         prepare_games=copy(prepare_games),
     )
+
+
+def compile_for_game(
+    function: Any, module: types.ModuleType, namespace: dict[str, Any], **options: Any
+) -> Any:
+    """Compile a copy of template ``function`` for the game ``module``, over ``namespace``.
+
+    The copy runs the same bytecode with ``namespace`` as its globals (where the caller binds
+    ``game_kernels`` to ``module``); its name is prefixed with the game's and its file is the
+    game module's, so that numba caches it next to that module. The compiled copy replaces
+    the template in ``namespace``, so that later copies calling it inline the game's version.
+    """
+    name = f"{module.__name__.rsplit('.', 1)[-1]}_{function.__name__}"
+    code = function.__code__.replace(co_filename=module.__file__ or "", co_name=name)
+    clone = types.FunctionType(code, namespace, name)
+    clone.__qualname__ = name
+    clone.__module__ = module.__name__
+    clone.__doc__ = function.__doc__
+    compiled = njit(cache=True, **options)(clone)
+    namespace[function.__name__] = compiled
+    return compiled
 
 
 @njit(cache=True, inline="always")

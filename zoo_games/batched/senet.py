@@ -363,3 +363,18 @@ KERNELS = GameKernels(
     row_from_state=row_from_state,
     state_from_row=state_from_row,
 )
+
+
+# ---------------------------------------------------------------------- for tree search
+#: Each throw's probability, indexed by the throw (0 never comes up): the weights of a
+#: chance node's outcomes in :mod:`zoo_games.batched.search`.
+OUTCOME_PROBABILITY = np.array([dict(THROW_PROBABILITIES).get(t, 0.0) for t in range(6)])
+
+
+@njit(cache=True, inline="always")
+def chance_outcome(row: np.ndarray) -> int:
+    """The throw the mover decides with, 0 while the sticks are still to be thrown.
+
+    Tree search keys the children of a chance node by it.
+    """
+    return int(row[THROW])
