@@ -58,7 +58,11 @@ def test_the_pages_have_python_blocks() -> None:
 
 
 #: A block using one of these parts of the package needs its extra's module installed.
-EXTRAS = {"zoo_games.rllib": ("ray", "rllib"), "zoo_games.batched": ("numba", "batched")}
+EXTRAS = {
+    "zoo_games.rllib": ("ray", "rllib"),
+    "zoo_games.batched": ("numba", "batched"),
+    "batched-mcts": ("numba", "batched"),
+}
 
 
 @pytest.mark.parametrize(("where", "source"), BLOCKS, ids=[where for where, _ in BLOCKS])

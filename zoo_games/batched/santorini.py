@@ -224,7 +224,7 @@ KERNELS = GameKernels(
 
 # ---------------------------------------------------------------------- for tree search
 @njit(cache=True, inline="always")
-def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
+def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
     """A climb onto level 3 by one of the mover's workers (build direction 0), or -1.
 
     Rule: "Moving up onto level 3 wins at once". Cheap enough for tree search to ask at every

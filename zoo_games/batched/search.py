@@ -17,9 +17,10 @@ compiles a copy of them per game module with those names bound:
   throw, 0 while the sticks are still to be thrown), else :func:`no_chance_outcome`;
 * ``OUTCOME_PROBABILITY``: the game module's array of that name, indexed by outcome;
 * ``find_win(row, config, mask, rngs)``: an action after which ``play`` reports the mover's
-  win, or -1: the game module's ``winning_action(row, config, mask)`` if it has one (cheap
-  enough for every move of a rollout: Santorini's climbs onto level 3), else
-  :func:`win_by_trying`, which plays every legal action on a copy of the row.
+  win, or -1: the game module's ``winning_action`` (same arguments) if it has one, cheap
+  enough for every move of a rollout (Santorini's climbs onto level 3; Togyz Kumalak's
+  counting rules most positions out before trying the moves), else :func:`win_by_trying`,
+  which plays every legal action on a copy of the row (Senet).
 
 The tree: node 0 is the root; the children of a node are a contiguous range of nodes
 (``first``, ``count``), one per legal action (or per chance outcome), allocated the first
@@ -109,7 +110,7 @@ def resolve_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray) -> Non
 
 def game_win(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
     """The game module's own ``winning_action`` (``mask``: the mover's legal actions)."""
-    return int(game_kernels.winning_action(row, config, mask))
+    return int(game_kernels.winning_action(row, config, mask, rngs))
 
 
 def win_by_trying(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:

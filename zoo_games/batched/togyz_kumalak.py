@@ -229,3 +229,36 @@ KERNELS = GameKernels(
     row_from_state=row_from_state,
     state_from_row=state_from_row,
 )
+
+
+# ---------------------------------------------------------------------- for tree search
+@njit(cache=True, inline="always")
+def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
+    """A move of the mover (legal in ``mask``) that wins at once, or -1.
+
+    As ``zoo_games.togyz_kumalak.evaluation.winning_actions``: a move sowing ``n`` balls adds
+    at most ``n // 18 + 1`` to any hole, so it captures at most the largest opponent's hole
+    plus that, and its tuzduk collects at most that. When this cannot lift the mover's kazan
+    to 82 nor empty the opponent's row, no move wins; otherwise the moves are tried on a copy.
+    Cheap enough for tree search to ask at every move of a rollout.
+    """
+    mover = row[MOVER]
+    own = HOLES + HOLES_PER_SIDE * mover
+    theirs = HOLES + HOLES_PER_SIDE * (1 - mover)
+    most_own, most_theirs, total_theirs = 0, 0, 0
+    for number in range(HOLES_PER_SIDE):
+        most_own = max(most_own, np.int64(row[own + number]))
+        most_theirs = max(most_theirs, np.int64(row[theirs + number]))
+        total_theirs += row[theirs + number]
+    reach = most_own // NUM_HOLES + 1
+    most_captured = most_theirs + reach
+    majority = np.int64(row[KAZAN + mover]) + most_captured + reach >= WINNING_KAZAN
+    if not (config[STOP_AT_MAJORITY] == 1 and majority) and total_theirs > most_captured:
+        return -1
+    copy = np.empty_like(row)
+    for action in range(HOLES_PER_SIDE):
+        if mask[action]:
+            copy[:] = row
+            if play(copy, action, config, rngs, 0) == mover:
+                return action
+    return -1
