@@ -31,6 +31,8 @@ from zoo_games.core.game import Game, GameState
 
 #: The largest tree, in nodes (32 bytes each): a search that fills it stops early.
 DEFAULT_MAX_NODES = 1 << 24
+#: The most nodes a tree can index (children are found by 32-bit node numbers).
+MOST_NODES = 2**31 - 1
 
 
 class BatchedMCTSAgent(Agent):
@@ -38,7 +40,9 @@ class BatchedMCTSAgent(Agent):
 
     Options: ``simulations`` (per move) or ``seconds`` (per move), not both; neither means
     1000 simulations. ``exploration`` is UCB1's constant ``c`` in ``q + c * sqrt(ln N / n)``,
-    with values in [-1, 1]. ``max_nodes`` caps the tree (it grows by doubling up to there).
+    with values in [-1, 1]. ``rollout_wins`` says whether rollouts count a mover that can win
+    at once as the winner (default ``None``: where it was measured to pay, Santorini).
+    ``max_nodes`` caps the tree (it grows by doubling up to there).
     The same ``seed`` and the same ``simulations`` give the same moves and visit counts; a
     ``seconds`` budget depends on the machine. :attr:`last_search` holds what the last move's
     search found (its ``root`` is ``None``: the tree is a numpy array, reused move after move).
@@ -51,6 +55,7 @@ class BatchedMCTSAgent(Agent):
         simulations: int | None = None,
         seconds: float | None = None,
         exploration: float = 1.4,
+        rollout_wins: bool | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: int | None = None,
     ) -> None:
@@ -67,11 +72,14 @@ class BatchedMCTSAgent(Agent):
             raise ValueError(f"batched-mcts seconds must be positive, not {seconds}")
         if exploration < 0:
             raise ValueError(f"batched-mcts exploration must be at least 0, not {exploration}")
-        if max_nodes < 1024:
-            raise ValueError(f"batched-mcts max_nodes must be at least 1024, not {max_nodes}")
+        if not 1024 <= max_nodes <= MOST_NODES:
+            raise ValueError(
+                f"batched-mcts max_nodes must be from 1024 to {MOST_NODES}, not {max_nodes}"
+            )
         self.simulations = simulations
         self.seconds = seconds
         self.exploration = exploration
+        self.rollout_wins = rollout_wins
         self.max_nodes = max_nodes
         self._rng = random.Random(seed)
         self._searches: dict[Game, TreeSearch] = {}
@@ -85,7 +93,7 @@ class BatchedMCTSAgent(Agent):
         )
         return (
             f"BatchedMCTSAgent({budget}, exploration={self.exploration},"
-            f" max_nodes={self.max_nodes}, seed={self.seed!r})"
+            f" rollout_wins={self.rollout_wins}, max_nodes={self.max_nodes}, seed={self.seed!r})"
         )
 
     def act(self, state: GameState) -> int:
@@ -129,7 +137,9 @@ class BatchedMCTSAgent(Agent):
         """
         if game not in self._searches:
             module = importlib.import_module(KERNEL_MODULES[game.name])
-            self._searches[game] = TreeSearch(game, module.KERNELS, self.max_nodes)
+            self._searches[game] = TreeSearch(
+                game, module.KERNELS, self.max_nodes, self.rollout_wins
+            )
         return self._searches[game]
 
 

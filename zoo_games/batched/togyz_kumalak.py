@@ -247,8 +247,8 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
     theirs = HOLES + HOLES_PER_SIDE * (1 - mover)
     most_own, most_theirs, total_theirs = 0, 0, 0
     for number in range(HOLES_PER_SIDE):
-        most_own = max(most_own, np.int64(row[own + number]))
-        most_theirs = max(most_theirs, np.int64(row[theirs + number]))
+        most_own = max(most_own, int(row[own + number]))
+        most_theirs = max(most_theirs, int(row[theirs + number]))
         total_theirs += row[theirs + number]
     reach = most_own // NUM_HOLES + 1
     most_captured = most_theirs + reach
