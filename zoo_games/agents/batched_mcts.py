@@ -119,14 +119,14 @@ class BatchedMCTSAgent(Agent):
             self.exploration,
             self._rng.getrandbits(63),
         )
-        player = state.current_player()
-        action = _choose(found, 1.0 if player == 0 else -1.0)
+        sign = 1.0 if state.current_player() == 0 else -1.0  # values are player_0's
+        action = _choose(found, sign)
         self.last_search = SearchResult(
             action,
             dict(zip(found.actions.tolist(), found.visits.tolist(), strict=True)),
             found.simulations,
             time.perf_counter() - start,
-            (1.0 if player == 0 else -1.0) * found.root_value,
+            sign * found.root_value,
         )
         return action
 
