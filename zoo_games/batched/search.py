@@ -3,8 +3,8 @@
 The search is the one of :mod:`zoo_games.agents.mcts` (UCT, sampled chance nodes, solved wins
 and losses propagated upwards, wins in one taken at once), with two differences: the tree
 lives in one preallocated numpy array of nodes, and rollouts play random moves to the end
-of the game (taking a win in one where the game's kernel module finds it cheaply) instead of
-being cut by the Python evaluation. A whole simulation (selection, expansion, rollout,
+of the game (taking a win in one where that pays: :data:`ROLLOUT_WINS`) instead of being cut
+by the Python evaluation. A whole simulation (selection, expansion, rollout,
 backup) is one call into compiled code over the game's kernels
 (:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn`` and ``legal_mask``).
 
@@ -78,8 +78,8 @@ INITIAL_NODES = 1 << 14
 CHUNK_SECONDS = 0.002
 #: Whether rollouts take a win in one (by ``find_win``), by the rules core's game name.
 #: Santorini: random players blunder their climbs away, and the check is a few reads. Togyz
-#: Kumalak: measured against not looking, at 0.05 s per move, the check made rollouts 2x
-#: slower and the search weaker (3 of 20 games won); Senet has no cheap finder.
+#: Kumalak: the check costs about as much as a move, and in a short trial at equal time per
+#: move the search without it was clearly stronger (docs/agents.md); Senet has no cheap finder.
 ROLLOUT_WINS = {"santorini": True, "togyz_kumalak": False, "senet": False}
 
 #: Bound per game module by :func:`compile_search` (the templates are never compiled).
