@@ -16,14 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from zoo_games.catalog import find_variant
 from zoo_games.core.game import CHANCE, TERMINAL, Game
-
-
-def game_of(label: str) -> Game:
-    """The rules-core game of a catalog variant."""
-    game: Game = find_variant(label).raw_env().game
-    return game
 
 
 def reference_of(game: Game) -> ModuleType:
@@ -31,12 +24,19 @@ def reference_of(game: Game) -> ModuleType:
     return importlib.import_module(f"zoo_games.{game.name}.reference")
 
 
-def play_against_the_reference(game: Game, seed: int) -> int:
-    """Play one random game in the core and the reference; return its number of decisions."""
+def play_against_the_reference(game: Game, seed: int, start: str | None = None) -> int:
+    """Play one random game in the core and the reference; return its number of decisions.
+
+    The game starts from the initial position, or from the position string ``start``.
+    """
     rng = random.Random(seed)
     reference = reference_of(game)
-    state = game.new_initial_state()
-    position = reference.initial_position(**game.options())
+    if start is None:
+        state = game.new_initial_state()
+        position = reference.initial_position(**game.options())
+    else:
+        state = game.state_from_position(start)
+        position = reference.from_position(start, **game.options())
     decisions = 0
     while True:
         where = (seed, decisions, state.position())
@@ -69,6 +69,6 @@ def play_against_the_reference(game: Game, seed: int) -> int:
 
 
 @pytest.fixture
-def against_the_reference() -> Callable[[Game, int], int]:
+def against_the_reference() -> Callable[..., int]:
     """:func:`play_against_the_reference`, for the tests of every game."""
     return play_against_the_reference

@@ -439,7 +439,6 @@ def current_player(position: SenetPosition) -> int:
     return position.mover if position.throw else CHANCE
 
 
-
 def winner(position: SenetPosition) -> int | None:
     """The side that has borne off all its dancers, if any: the first to do so wins."""
     for player in (0, 1):
