@@ -115,9 +115,10 @@ def has_worker(position: SantoriniPosition, cell: int) -> bool:
 
 
 def part_for(height: int) -> int:
-    """The kind of part a build on a cell of ``height`` uses: the next level, or a dome on 3.
+    """Which of ``parts`` a build on a cell of ``height`` uses: its index is the height.
 
-    Reading 3: domes go only on level 3; the index is into ``parts`` (0 = a level-1 piece).
+    A level-0 cell takes a level-1 piece (``parts[0]``), level 1 a level-2 piece, level 2 a
+    level-3 piece, and level 3 a dome (``parts[3]``; reading 3: domes go only on level 3).
     """
     return height
 

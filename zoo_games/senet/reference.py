@@ -140,11 +140,6 @@ def dancer_houses(position: SenetPosition, player: int) -> list[int]:
     ]
 
 
-def borne_off(position: SenetPosition, player: int) -> int:
-    """How many of ``player``'s dancers have left the board."""
-    return position.num_pieces - len(dancer_houses(position, player))
-
-
 def row_around(position: SenetPosition, house: int) -> list[int]:
     """The row of the dancer on ``house``: the dancers of its side next to each other.
 
