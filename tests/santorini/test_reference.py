@@ -117,7 +117,7 @@ ENDGAMES = [
     ("fixed", "11111/11111/11111/11111/11000 0,24;12,18 0 0,18,14,18"),
     ("fixed", "22222/22122/21112/22222/22000 6,8;16,18 1 0,0,14,18"),
     ("fixed", "04000/04000/00000/00000/00000 0,24;12,18 0 20,16,12,16"),
-    ("placement", "22222/21012/20002/21012/22224 -,-;-,- 0 2,2,13,17"),
+    ("fixed", "22222/21012/20002/21012/22224 7,11;13,17 0 2,2,13,17"),
 ]
 
 
@@ -127,17 +127,11 @@ def test_the_core_plays_like_the_reference_from_endgames(setup, start, against_t
         against_the_reference(SantoriniGame(setup), seed, start)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open question: the core places a worker on a level-3 cell of a loaded placement "
-    "position and plays on, then rejects its own position string ('a worker on level 3'); "
-    "the reference reads a worker on level 3 as a climber who has won",
-)
-def test_placing_a_worker_on_level_3_of_a_loaded_placement_position():
-    # Unreachable from the start (placement happens on the empty board), reachable only from
-    # a loaded position with buildings and unplaced workers.
-    start = "30000/00000/00000/00000/00000 -,-;-,- 0 21,17,13,18"
-    state = SantoriniGame("placement").state_from_position(start)
-    state.apply_action(128 + 0)
-    assert reference.is_over(reference.from_position(start, "placement")) is False
-    assert state.is_terminal() == reference.is_over(reference.from_state(state))
+def test_a_placement_position_with_buildings_is_refused():
+    # Workers are placed on the empty board, before any build: a loaded position with
+    # unplaced workers and a building is no position of the game (it would let a worker be
+    # placed on level 3, where a worker only stands after climbing there and winning).
+    with pytest.raises(ValueError, match="workers are placed before anything is built"):
+        SantoriniGame("placement").state_from_position(
+            "30000/00000/00000/00000/00000 -,-;-,- 0 21,17,13,18"
+        )
