@@ -4,8 +4,10 @@ Each function reads like the rule it implements, quoted in its docstring; the ru
 ``zoo_games/senet/rules.py`` is the reference they are tested against move for move.
 
 State row (``uint8``): ``[mover, throw, spools borne off, cons borne off, the mover's dancer
-houses (8 columns), 0, house 1 .. house 30]``; ``board = row[BOARD:]`` is indexed by house
-number like the rules core's board (0 empty, 1 a spool, 2 a con). The throw is never 0 when a
+houses (8 columns), 0, house 1 .. house 30, 0, 0]``; ``board = row[BOARD:]`` is indexed by
+house number like the rules core's board (0 empty, 1 a spool, 2 a con). The houses 0, 31 and
+32 around the path stay empty: a dancer's neighbours can be read without a bounds test, and the
+board is read eight houses at a time by :func:`observe`. The throw is never 0 when a
 player decides: the sticks are thrown in ``begin_turn`` with the game's own generator. The
 mover's dancer houses (rearmost first) are derived from the board by ``legal_mask``, which
 runs first on every turn, and read by ``observe`` and ``play``: one scan of the board per
@@ -46,7 +48,9 @@ DANCERS = 4
 #: Columns for the mover's dancer houses: up to 7 dancers, and one spare for the scan.
 DANCER_COLUMNS = 8
 BOARD = DANCERS + DANCER_COLUMNS
-ROW_LENGTH = BOARD + NUM_HOUSES + 1
+#: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
+BOARD_COLUMNS = NUM_HOUSES + 3
+ROW_LENGTH = BOARD + BOARD_COLUMNS
 #: A destination meaning "this move is not legal".
 NO_MOVE = -1
 #: Options.
@@ -82,14 +86,11 @@ def is_protected(board: np.ndarray, house: Integer, skyruk: bool) -> bool:
     """Whether the dancer on ``house`` is protected: "next to one of its side, it is safe".
 
     Kendall: any dancer with a neighbour of its own side. Skyruk: only the first and last
-    dancers of a row, that is dancers with exactly one neighbour of their side.
+    dancers of a row, that is dancers with exactly one neighbour of their side. (Houses 0 and
+    31 are always empty, so the ends of the path need no test.)
     """
     piece = board[house]
-    friends = 0
-    if house > 1 and board[house - 1] == piece:
-        friends += 1
-    if house < NUM_HOUSES and board[house + 1] == piece:
-        friends += 1
+    friends = int(board[house - 1] == piece) + int(board[house + 1] == piece)
     return friends == 1 if skyruk else friends >= 1
 
 
@@ -123,9 +124,10 @@ def landing(
     swap houses) unless it stands on a safe house or is protected; no move jumps a blockade."
     """
     occupant = board[target]
-    if occupant == board[source]:
-        return NO_MOVE
-    if occupant != EMPTY and (IS_SAFE[target] or is_protected(board, target, skyruk)):
+    # Evaluated whole (``|``, ``&``) rather than tested in turn: these outcomes follow the
+    # random board, and unpredictable branches cost more than the few reads.
+    guarded = (occupant != EMPTY) & (IS_SAFE[target] | is_protected(board, target, skyruk))
+    if (occupant == board[source]) | guarded:
         return NO_MOVE
     if abs(target - source) > need and jumps_blockade(board, source, target, need):
         return NO_MOVE
@@ -252,9 +254,10 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
         return 1
     count = 0
     for dancer in range(dancers):
-        if forward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE:
-            mask[10 * dancer + throw] = 1
-            count += 1
+        # Stored whether legal or not (the mask is 0 there already): no branch to mispredict.
+        legal = forward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE
+        mask[10 * dancer + throw] = legal
+        count += legal
     if count == 0:
         for dancer in range(dancers):
             if houses[dancer] >= HAPPINESS:
@@ -341,7 +344,7 @@ def row_from_state(state: Any) -> np.ndarray:
     row[MOVER] = state.mover
     row[THROW] = state.throw
     row[BORNE_OFF : BORNE_OFF + 2] = state.borne_off
-    row[BOARD:] = np.frombuffer(bytes(state.board), dtype=np.uint8)
+    row[BOARD : BOARD + NUM_HOUSES + 1] = np.frombuffer(bytes(state.board), dtype=np.uint8)
     return row
 
 
@@ -349,7 +352,7 @@ def state_from_row(game: Any, row: np.ndarray) -> SenetState:
     """The rules-core :class:`SenetState` of a state row."""
     return SenetState(
         game,
-        bytes(row[BOARD:]),
+        bytes(row[BOARD : BOARD + NUM_HOUSES + 1]),
         [int(row[BORNE_OFF]), int(row[BORNE_OFF + 1])],
         int(row[MOVER]),
         int(row[THROW]),
