@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
-from zoo_games.batched.rng import Integer, uniform
+from zoo_games.batched.rng import Integer, next_uint64
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -56,9 +56,17 @@ NO_MOVE = -1
 #: Options.
 SKYRUK, NUM_PIECES, BLOCKADE_LENGTH = 0, 1, 2
 
-#: The throws and their cumulative probabilities, from the rules core's table.
-THROWS = np.array([throw for throw, _ in THROW_PROBABILITIES], dtype=np.int64)
-THROW_CUMULATIVE = np.cumsum([p for _, p in THROW_PROBABILITIES])
+#: The throw for each sixteenth of the unit interval, from the rules core's probabilities
+#: (all sixteenths): ``[1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 5]``. See :func:`begin_turn`.
+THROW_BY_SIXTEENTH = np.repeat(
+    np.array([throw for throw, _ in THROW_PROBABILITIES], dtype=np.uint8),
+    [round(16 * p) for _, p in THROW_PROBABILITIES],
+)
+assert THROW_BY_SIXTEENTH.shape == (16,)
+#: The top four of a draw's 64 bits: its sixteenth of the unit interval.
+SIXTEENTH_SHIFT = np.uint64(60)
+#: A 1 in each byte of a 64-bit word (see :func:`observe`).
+BYTE_ONES = np.uint64(0x0101010101010101)
 #: ``IS_SAFE[house]``: no dancer can be beaten there. ``GIVES_EXTRA_TURN[throw]``.
 IS_SAFE = np.array([h in SAFE_HOUSES for h in range(OFF + 1)])
 GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
@@ -68,17 +76,13 @@ GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
 def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integer) -> None:
     """Rule: "The four sticks give throws 1 to 5": drawn with P = 4, 6, 4, 1, 1 sixteenths.
 
-    The outcome is the first throw whose cumulative probability exceeds a uniform draw, as
-    the environment's sampler does.
+    The outcome is the first throw whose cumulative probability exceeds a uniform draw ``u``,
+    as the environment's sampler does. The cumulative probabilities being sixteenths, that is
+    the throw of the sixteenth ``floor(16 u)`` the draw falls in, which is the top four bits
+    of the draw: one table read, where a search had an unpredictable branch per throw.
     """
     if row[THROW] == 0:
-        draw = uniform(rngs, game)
-        chosen = THROWS.shape[0] - 1
-        for index in range(THROWS.shape[0]):
-            if draw < THROW_CUMULATIVE[index]:
-                chosen = index
-                break
-        row[THROW] = THROWS[chosen]
+        row[THROW] = THROW_BY_SIXTEENTH[next_uint64(rngs, game) >> SIXTEENTH_SHIFT]
 
 
 @njit(cache=True, inline="always")
@@ -311,18 +315,43 @@ def play(
 
 
 @njit(cache=True, inline="always")
+def read_eight(values: np.ndarray, first: Integer) -> np.uint64:
+    """``values[first : first + 8]`` (bytes) as one 64-bit word, the first in the low byte."""
+    word = np.uint64(0)
+    for offset in range(8):
+        word |= np.uint64(values[first + offset]) << np.uint64(8 * offset)
+    return word
+
+
+@njit(cache=True, inline="always")
+def write_eight(out: np.ndarray, first: Integer, word: np.uint64) -> None:
+    """The eight bytes of ``word`` into ``out[first : first + 8]``, the low byte first."""
+    for offset in range(8):
+        out[first + offset] = (word >> np.uint64(8 * offset)) & np.uint64(0xFF)
+
+
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's view, as ``SenetObserver`` makes it.
 
     Its board, the opponent's, its throw one-hot, both borne-off counts, then one one-hot
     house plane per dancer of its, rearmost first.
+
+    The two board planes are made eight houses at a time: a spool (1) is bit 0 of its house's
+    code and a con (2) bit 1, so a player's plane is its bit of each house byte. Written a
+    house at a time they took a quarter of the step, 40 ns a game (numba cannot tell that
+    ``out`` and the row do not overlap, so it read and wrote byte after byte); eight at a
+    time, observe takes 14 ns in all. Houses 25-32 spill two bytes
+    past each plane: into the opponent's plane, written next, and into the throw, written
+    after it.
     """
     board = row[BOARD:]
     player = row[MOVER]
-    mine, theirs = player + 1, 2 - player
-    for house in range(1, NUM_HOUSES + 1):
-        out[house - 1] = board[house] == mine
-        out[NUM_HOUSES + house - 1] = board[house] == theirs
+    mine, theirs = np.uint64(player), np.uint64(1 - player)
+    for first in range(1, NUM_HOUSES + 1, 8):
+        write_eight(out, first - 1, (read_eight(board, first) >> mine) & BYTE_ONES)
+    for first in range(1, NUM_HOUSES + 1, 8):
+        write_eight(out, NUM_HOUSES + first - 1, (read_eight(board, first) >> theirs) & BYTE_ONES)
     out[THROW_OFFSET:] = 0
     out[THROW_OFFSET + row[THROW] - 1] = 1
     out[BORNE_OFF_OFFSET] = row[BORNE_OFF + player]
