@@ -10,6 +10,7 @@ pytest.importorskip("numba")
 
 from tests.agents.test_agents import (
     SANTORINI_BLOCK,
+    SANTORINI_ONE_BLOCK,
     SANTORINI_WIN,
     TOGYZ_WIN,
     fingerprint,
@@ -75,15 +76,16 @@ def test_a_win_in_one_is_played_at_once(label, position, winning):
     assert agent.last_search.simulations == 0 and agent.last_search.value == 1.0
 
 
-def test_it_blocks_the_opponents_win_in_one():
-    state = game_of("santorini-fixed").state_from_position(SANTORINI_BLOCK)
+@pytest.mark.parametrize(("position", "blocks"), [(SANTORINI_BLOCK, 2), (SANTORINI_ONE_BLOCK, 1)])
+def test_it_blocks_the_opponents_win_in_one(position, blocks):
+    state = game_of("santorini-fixed").state_from_position(position)
     blocking = set()
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
         if not opponent_wins_next(child, 0):
             blocking.add(action)
-    assert len(blocking) == 2
+    assert len(blocking) == blocks
     agent = batched_mcts(simulations=300, seed=0)
     assert agent.act(state) in blocking
     # Only the blocking moves were searched: the others lose at once.
