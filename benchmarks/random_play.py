@@ -27,29 +27,37 @@ Sample = TypeVar("Sample")
 
 
 def env_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> float:
-    """Whole random games of a PettingZoo AEC environment, the same loop for every one.
-
-    ``agent_iter``, ``last()``, a uniformly random legal action from the mask, ``step()``.
-    """
+    """Whole random games (:func:`play_random_game`) of a PettingZoo AEC environment."""
     env = make_env()
     rng = random.Random(seed)
     decisions = 0
     game = 0
     start = time.perf_counter()
     while True:
-        env.reset(seed=seed * 100_003 + game)
+        decisions += play_random_game(env, seed * 100_003 + game, rng)
         game += 1
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            decisions += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return decisions / elapsed
+
+
+def play_random_game(env: Any, seed: int, rng: random.Random) -> int:
+    """One game after ``env.reset(seed=seed)``, the same loop for every environment.
+
+    ``agent_iter``, ``last()``, a uniformly random legal action from the mask, ``step()``.
+    Returns the number of decisions.
+    """
+    env.reset(seed=seed)
+    decisions = 0
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        decisions += 1
+    return decisions
 
 
 def rules_core_rate(game: Any, seconds: float, seed: int) -> float:
