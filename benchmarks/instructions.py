@@ -60,7 +60,8 @@ def counted(name: str, games: int) -> tuple[int, int]:
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        # A fixed hash seed: the same dict layouts, hence the same instructions, every time.
+        env={**os.environ, "PYTHONWARNINGS": "ignore", "PYTHONHASHSEED": "0"},
     )
     decisions = int(re.search(r"^decisions (\d+)$", result.stdout, re.MULTILINE)[1])  # type: ignore[index]
     refs = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr)[1]  # type: ignore[index]

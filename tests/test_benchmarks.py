@@ -122,3 +122,18 @@ def test_bench_batched_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "togyz-kumalak-full" in result.stdout
     assert plot.exists()
+
+
+def test_instructions_child_plays_and_parent_checks_names() -> None:
+    # The part valgrind watches: seeded games, the decisions printed (valgrind itself is not
+    # needed here; a counted run takes a minute).
+    result = run("instructions.py", "--play", "togyz-kumalak", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("decisions ")
+    assert result.stdout == run("instructions.py", "--play", "togyz-kumalak", "2").stdout
+    result = run("instructions.py", "chess")
+    assert result.returncode == 2
+    assert "unknown environment 'chess'; known: connect_four_v3, senet-kendall-5" in result.stderr
+    result = run("instructions.py", "--games", "0", "togyz-kumalak")
+    assert result.returncode == 2
+    assert "--games: expected a whole number >= 1, got 0" in result.stderr
