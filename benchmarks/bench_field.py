@@ -45,11 +45,12 @@ CONNECT_FOUR = "PettingZoo connect_four_v3 env()"
 MANCALA = "OpenSpiel mancala"
 #: How the names of the other libraries' contenders start (the plot colours them apart).
 FIELD_PREFIXES = ("PettingZoo", "OpenSpiel", "Pgx")
+OPENSPIEL_GAMES = ("mancala", "backgammon")
 PGX_GAMES = ("connect_four", "backgammon")
+#: What ``--without`` may leave out.
 LIBRARIES = ("pettingzoo", "openspiel", "pgx", "batched")
 #: A measurement: round number (its seed) -> decisions per second (``None``: not measured).
 Measurement = Callable[[int], float | None]
-OPENSPIEL_GAMES = ("mancala", "backgammon")
 
 
 class PgxRandomPlay:
@@ -67,7 +68,7 @@ class PgxRandomPlay:
         import pgx
         from pgx.experimental import auto_reset
 
-        env = pgx.make(game)  # type: ignore[arg-type]
+        env = pgx.make(game)
         step = jax.vmap(auto_reset(env.step, env.init))
 
         def play(state: Any, key: Any) -> tuple[Any, Any]:
@@ -79,9 +80,9 @@ class PgxRandomPlay:
         self.batch_size = batch_size
         self._play = jax.jit(play)
         start = time.perf_counter()
-        key = jax.random.key(seed)
-        self._state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch_size))
-        self._state, self._key = jax.block_until_ready(self._play(self._state, key))
+        init_key, play_key = jax.random.split(jax.random.key(seed))
+        self._state = jax.jit(jax.vmap(env.init))(jax.random.split(init_key, batch_size))
+        self._state, self._key = jax.block_until_ready(self._play(self._state, play_key))
         #: Seconds to trace, compile and run the first step (and the batched ``init``).
         self.compile_seconds = time.perf_counter() - start
 
