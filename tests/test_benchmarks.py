@@ -88,19 +88,37 @@ def test_bench_field_rejects_bad_arguments_clearly(args: list[str], message: str
     assert "Traceback" not in result.stderr
 
 
-def test_pgx_random_play_steps_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("pgx")
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    import bench_field
+PGX_CHECK = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import bench_field
 
-    player = bench_field.PgxRandomPlay("connect_four", batch_size=4)
-    assert player.compile_seconds > 0
-    before = player._state.observation.copy()
-    assert player.rate(0.01) > 0
-    assert (player._state.observation != before).any()
-    # Random legal play with automatic reset: no game is ever left finished or illegal.
-    assert not player._state.terminated.any()
-    assert player._state.legal_action_mask.any(axis=1).all()
+player = bench_field.PgxRandomPlay("connect_four", batch_size=4)
+assert player.compile_seconds > 0
+before = player._state.observation.copy()
+assert player.rate(0.01) > 0
+assert (player._state.observation != before).any()
+# Random legal play with automatic reset: no game is ever left finished or without a move.
+assert not player._state.terminated.any()
+assert player._state.legal_action_mask.any(axis=1).all()
+print("ok")
+"""
+
+
+def test_pgx_random_play_steps_every_game() -> None:
+    # In a child process: JAX starts threads, and this process forks for later tests.
+    if not (has("pgx") and has("jax")):
+        pytest.skip("pgx and jax are not installed")
+    result = subprocess.run(
+        [sys.executable, "-c", PGX_CHECK, str(BENCHMARKS)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
 
 
 def test_bench_envs_runs() -> None:
