@@ -65,13 +65,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="write each variant's arena files here")
+    parser.add_argument(
+        "--gauntlet", action="store_true", help="only the first agent's pairings (see arena)"
+    )
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     for label in args.variants:
         start = time.perf_counter()
         result = run_arena(
-            label, args.agents, games=args.games, seed=args.seed, workers=args.workers
+            label,
+            args.agents,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            gauntlet=args.gauntlet,
         )
         print(format_table(result))
         print(f"({time.perf_counter() - start:.0f} s with {args.workers} worker(s))\n", flush=True)

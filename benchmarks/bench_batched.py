@@ -31,10 +31,11 @@ import random_play
 from PIL import Image
 
 from zoo_games import batched
+from zoo_games.batched.engine import PARALLEL_MIN_BATCH
 from zoo_games.catalog import find_variant, variants
 from zoo_games.core import drawing
 
-BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096, 16384)
+BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 2048, 4096, 16384)
 THREADS = (1, 2)
 PLOT = Path(__file__).parents[1] / "docs" / "results" / "batched-scaling.png"
 
@@ -54,7 +55,7 @@ import time
 start = time.perf_counter()
 from zoo_games import batched
 for label in {labels!r}:
-    engine = batched.make(label, batch_size=1024, seed=0, threads=2)
+    engine = batched.make(label, batch_size={threaded}, seed=0, threads=2)
     engine.step(engine.sample_legal_actions())
     engine = batched.make(label, batch_size=4, seed=0, threads=1)
     engine.step(engine.sample_legal_actions())
@@ -66,7 +67,7 @@ def compile_times(labels: list[str]) -> tuple[float, float]:
     """Seconds to import, make and step every variant: with an empty cache, then cached."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        script = _COMPILE_SCRIPT.format(labels=labels)
+        script = _COMPILE_SCRIPT.format(labels=labels, threaded=PARALLEL_MIN_BATCH)
         times = []
         for _ in range(2):
             result = subprocess.run(
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"first call, empty numba cache (import, make and step {len(labels)} variants, ")
         print(f"  serial and threaded loops): {cold:.1f} s; the same with the cache: {warm:.1f} s")
     for label in labels:  # compile (or load) everything before timing
-        engine_rate(label, 1024, 2, 0.0, 0)
+        engine_rate(label, PARALLEL_MIN_BATCH, 2, 0.0, 0)
         engine_rate(label, 4, 1, 0.0, 0)
     measurements: dict[str, Callable[[int], float | tuple[float, float] | None]] = {
         "openspiel": lambda run: random_play.openspiel_rate("mancala", args.seconds, run)

@@ -196,7 +196,13 @@ def _arena(args: argparse.Namespace) -> int:
     from zoo_games.arena.command import arena_command
 
     return arena_command(
-        args.variant, args.agents, args.games, args.seed, workers=args.workers, out=args.out
+        args.variant,
+        args.agents,
+        args.games,
+        args.seed,
+        workers=args.workers,
+        out=args.out,
+        gauntlet=args.gauntlet,
     )
 
 
@@ -280,6 +286,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument(
         "--out", metavar="DIR", help="also write arena.json, arena.csv and arena.png there"
+    )
+    arena.add_argument(
+        "--gauntlet",
+        action="store_true",
+        help="only the first agent's pairings: the first AGENT against each of the others",
     )
     arena.set_defaults(run=_arena, parser=arena)
 

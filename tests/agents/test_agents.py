@@ -70,10 +70,18 @@ TOGYZ_WIN = "1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,1 80 63 W"
 # (cell 24) could dome: a block that tempts, but winning at once is better.
 # Parts: levels 1 and 2 on cells 0 and 12 and levels 1-3 on cells 1 and 18: 4, 4, 2 used.
 SANTORINI_WIN = "23000/00000/00200/00030/00000 0,24;12,4 0 18,14,12,18"
-# player_1's worker on cell 12 (level 2) threatens to climb onto cell 18 (level 3). Only a
-# dome on 18 stops it, and only player_0's worker 1 (cell 24) can build there, after moving
-# to 19 or 23: 2 of the 47 legal moves. Worker 0 (cell 6) is too far to build on 18.
-SANTORINI_BLOCK = "00000/00000/00200/00030/00000 6,24;12,4 0 20,16,13,18"
+# player_1's worker on cell 12 (level 2) threatens to climb onto cell 18 (level 3), and
+# player_0, on level 0, cannot climb there first. Only a dome on 18 stops it; player_0 has 70
+# legal moves (worker 0 from the open cell 6, worker 1 from cell 16). Worker 0 is too far to
+# build on 18 after any move; worker 1 reaches it from cells 17 and 22, then domes: 2 of 70.
+SANTORINI_BLOCK = "00000/00000/00200/00030/00000 6,16;12,24 0 20,16,13,18"
+SANTORINI_BLOCKS = {
+    "worker 1 E to r3c2, build a dome E on r3c3",
+    "worker 1 SE to r4c2, build a dome NE on r3c3",
+}
+# The same threat with player_0's workers on 7 and 10: 70 legal moves, one of which blocks
+# (worker 0 steps to 13, beside 18, and domes it).
+SANTORINI_ONE_BLOCK = "00000/00000/00200/00030/00000 7,10;12,24 0 20,16,13,18"
 
 DECIDING_AGENTS = [
     pytest.param(lambda: agents.make("greedy", seed=0), id="greedy"),
@@ -98,8 +106,15 @@ def test_agents_take_a_win_in_one(make_agent, label, position, winning):
 
 
 @pytest.mark.parametrize("make_agent", DECIDING_AGENTS)
-def test_agents_block_the_opponents_win_in_one(make_agent):
-    state = game_of("santorini-fixed").state_from_position(SANTORINI_BLOCK)
+@pytest.mark.parametrize(
+    ("position", "blocks"),
+    [
+        (SANTORINI_BLOCK, SANTORINI_BLOCKS),
+        (SANTORINI_ONE_BLOCK, {"worker 0 SE to r2c3, build a dome S on r3c3"}),
+    ],
+)
+def test_agents_block_the_opponents_win_in_one(make_agent, position, blocks):
+    state = game_of("santorini-fixed").state_from_position(position)
     legal = state.legal_actions()
     blocking = []
     for action in legal:
@@ -108,11 +123,8 @@ def test_agents_block_the_opponents_win_in_one(make_agent):
         assert not child.is_terminal()  # player_0 cannot win here itself
         if not opponent_wins_next(child, 0):
             blocking.append(action)
-    assert len(legal) == 47 and len(blocking) == 2
-    assert {state.action_to_string(a) for a in blocking} == {
-        "worker 1 N to r3c4, build a dome W on r3c3",
-        "worker 1 W to r4c3, build a dome N on r3c3",
-    }
+    assert len(legal) == 70
+    assert {state.action_to_string(a) for a in blocking} == blocks
     assert make_agent().act(state) in blocking
 
 

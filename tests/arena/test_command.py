@@ -21,6 +21,19 @@ def test_arena_command_prints_the_table_and_writes_the_files(tmp_path, capsys):
     assert (out / "arena.csv").exists() and (out / "arena.png").stat().st_size > 0
 
 
+def test_arena_command_gauntlet_plays_only_the_first_agents_pairings(tmp_path, capsys):
+    out = tmp_path / "gauntlet"
+    agents = ["greedy", "random", "random"]
+    options = ["--games", "2", "--gauntlet", "--out", str(out)]
+    assert main(["arena", "santorini-fixed", *agents, *options]) == 0
+    pairings = json.loads((out / "arena.json").read_text())["pairings"]
+    assert [(p["first"], p["second"]) for p in pairings] == [
+        ("greedy", "random"),
+        ("greedy", "random#2"),
+    ]
+    assert "Elo" in capsys.readouterr().out and (out / "arena.png").stat().st_size > 0
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

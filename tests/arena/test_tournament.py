@@ -6,6 +6,7 @@ import csv
 import json
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -150,3 +151,25 @@ def test_outputs_are_written_and_readable(tmp_path):
         assert picture.format == "PNG" and picture.width > 400
     table = format_table(result)
     assert "first-legal" in table and "Elo" in table
+
+
+def test_a_gauntlet_plays_only_the_first_agents_pairings_with_the_round_robins_games():
+    agents = ["greedy", "random", FirstLegalAgent]
+    gauntlet = run_arena("santorini-fixed", agents, games=4, seed=3, gauntlet=True)
+    assert [(p.first, p.second) for p in gauntlet.pairings] == [
+        ("greedy", "random"),
+        ("greedy", "first-legal"),
+    ]
+    assert {record.pairing for record in gauntlet.records} == {0, 1}
+    # The pairings it plays are the round robin's first two, game for game.
+    full = run_arena("santorini-fixed", agents, games=4, seed=3)
+    assert outcomes(gauntlet) == [r for r in outcomes(full) if r.pairing < 2]
+    matrix = gauntlet.score_matrix()
+    assert np.isnan(matrix[1, 2]) and np.isnan(matrix[2, 1])
+    assert matrix[0, 1] == gauntlet.pairings[0].score
+    assert matrix[1, 0] == 1.0 - gauntlet.pairings[0].score
+    assert gauntlet.elo is not None and {r.agent for r in gauntlet.elo} == {
+        "greedy",
+        "random",
+        "first-legal",
+    }

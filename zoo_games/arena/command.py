@@ -26,12 +26,15 @@ def arena_command(
     seed: int,
     workers: int = 1,
     out: str | None = None,
+    gauntlet: bool = False,
 ) -> int:
     """Run ``zoo-games arena``; the exit status (0, or 2 after a one-line error)."""
     try:
         if out is not None:
             check_output_dir(Path(out))
-        result = run_arena(variant, list(agents), games=games, seed=seed, workers=workers)
+        result = run_arena(
+            variant, list(agents), games=games, seed=seed, workers=workers, gauntlet=gauntlet
+        )
     except ValueError as mistake:
         print(f"zoo-games arena: error: {mistake}", file=sys.stderr)
         return USAGE_ERROR

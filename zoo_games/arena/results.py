@@ -66,13 +66,13 @@ class ArenaResult:
         raise KeyError(f"no pairing of {first!r} and {second!r}")
 
     def score_matrix(self) -> np.ndarray:
-        """``m[i, j]``: agent ``i``'s score against agent ``j`` (NaN on the diagonal)."""
-        size = len(self.agents)
-        matrix = np.full((size, size), np.nan)
-        for i, first in enumerate(self.agents):
-            for j, second in enumerate(self.agents):
-                if i != j:
-                    matrix[i, j] = self.pairing(first, second).score
+        """``m[i, j]``: agent ``i``'s score against agent ``j`` (NaN where they did not play)."""
+        index = {name: i for i, name in enumerate(self.agents)}
+        matrix = np.full((len(self.agents), len(self.agents)), np.nan)
+        for result in self.pairings:
+            i, j = index[result.first], index[result.second]
+            matrix[i, j] = result.score
+            matrix[j, i] = 1.0 - result.score
         return matrix
 
     def to_dict(self) -> dict[str, Any]:

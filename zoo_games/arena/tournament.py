@@ -1,4 +1,4 @@
-"""A round-robin tournament: every pairing of the agents, both seats equally, in parallel.
+"""A tournament: every pairing of the agents (or a gauntlet), both seats equally, in parallel.
 
 Reproducibility does not depend on the number of workers: game ``k`` of pairing ``p`` is
 seeded from ``numpy.random.SeedSequence(seed, spawn_key=(p, k))``, which gives the seed of
@@ -127,12 +127,17 @@ def run_arena(
     games: int = 100,
     seed: int = 0,
     workers: int = 1,
+    gauntlet: bool = False,
 ) -> ArenaResult:
     """Play every pairing of ``agent_specs`` ``games`` times on variant ``variant_label``.
 
     Each pairing plays ``games`` games (an even number), each agent sitting as ``player_0``
-    in half of them. ``workers`` processes share the games (``workers=1`` plays them in this
-    process); the result is the same for every number of workers, apart from the timings.
+    in half of them. With ``gauntlet=True`` only the first agent's pairings are played (the
+    first agent against each of the others), which is what measuring one expensive agent
+    against a field needs: its cost grows with the field, not with the field squared. The
+    Elo fit works the same on either schedule, every agent being linked to the first.
+    ``workers`` processes share the games (``workers=1`` plays them in this process); the
+    result is the same for every number of workers, apart from the timings.
     Every argument is checked before the first game (``ValueError`` naming what is wrong).
     """
     find_variant(variant_label)
@@ -157,6 +162,8 @@ def run_arena(
             "give a spec or a factory instead"
         )
     pairs = list(itertools.combinations(range(len(players)), 2))
+    if gauntlet:
+        pairs = [(0, other) for other in range(1, len(players))]
     chunk = max(1, -(-games * len(pairs) // (workers * CHUNKS_PER_WORKER)))
     tasks = [
         (

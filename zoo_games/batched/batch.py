@@ -32,6 +32,15 @@ written once, as plain Python, against the global name ``game_kernels``, and
 bound to it (cached on disk next to that module, under names prefixed with the game's).
 The kernels and helpers are compiled with ``inline="always"``: inlined at numba's level, their
 array arguments need no reference counting per call, which made the step 1.3x-2.5x faster.
+
+The batch loops themselves are compiled without numba's reference counting
+(:data:`UNCOUNTED`). Every view a loop takes (``states[game]``, a kernel's ``row[BOARD:]``)
+otherwise increments and decrements its array's reference count, an atomic operation through a
+function call, several times per game: measured 40% of Senet's ``legal_mask``. The loops
+allocate nothing and return no array, and the engine holds every array they touch for the
+whole call, so the counts have nothing to protect. (``_nrt`` is numba's own switch for its
+runtime, used by its test suite; a caller compiling its own loops over the kernels, such as a
+search, gains the same by passing it.)
 """
 
 from __future__ import annotations
@@ -53,6 +62,9 @@ MOVER = 0
 #: What ``play`` returns while the game goes on; otherwise the winner 0 or 1, or DRAW.
 ONGOING = -1
 DRAW = 2
+
+#: Options of the batch loops: numba's reference counting off (see the module docstring).
+UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
 #: The game module whose kernels a compiled copy of the loops below calls; each copy made
 #: by :func:`compile_loops` binds it (the template itself is never compiled).
@@ -135,7 +147,8 @@ def step_one(
     else:
         rewards[game, 0], rewards[game, 1] = returns(outcome)
         terminated[game] = True
-        row[:] = initial
+        for column in range(row.shape[0]):  # (``row[:] = initial`` would need numba's runtime)
+            row[column] = initial[column]
         prepare_turn(config, states, rngs, masks, game)
     game_kernels.observe(row, config, observations[game])
     sample_one(masks, rngs, sampled, game)
@@ -254,9 +267,9 @@ def compile_loops(module: types.ModuleType) -> Loops:
     copy(prepare_turn, inline="always")
     copy(step_one, inline="always")
     return Loops(
-        step_serial=copy(step_serial),
-        step_parallel=copy(step_parallel, parallel=True),
-        prepare_games=copy(prepare_games),
+        step_serial=copy(step_serial, **UNCOUNTED),
+        step_parallel=copy(step_parallel, parallel=True, **UNCOUNTED),
+        prepare_games=copy(prepare_games, **UNCOUNTED),
     )
 
 
@@ -277,14 +290,14 @@ def sample_one(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray, game: I
             return
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def sample_serial(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray) -> None:
     """One uniformly random legal action per game, one game after the other."""
     for game in range(masks.shape[0]):
         sample_one(masks, rngs, actions, game)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, **UNCOUNTED)
 def sample_parallel(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray) -> None:
     """One uniformly random legal action per game, on numba's threads."""
     for game in prange(masks.shape[0]):

@@ -20,8 +20,11 @@ from zoo_games.batched.rng import seed_states
 from zoo_games.core.game import Game, GameState
 
 #: From this batch size on, a step runs on numba's threads when more than one is allowed:
-#: a threaded loop costs a fixed 50-70 µs per call, which pays only on large batches.
-PARALLEL_MIN_BATCH = 1024
+#: a threaded loop costs a fixed 50-70 µs per call (on an idle machine; several times more
+#: when other processes hold the cores), which pays only on large batches. With steps of
+#: 100-220 ns a game, two threads save 50-110 µs at 1,024 games (about nothing once the fixed
+#: cost is paid) and 100-220 µs at 2,048.
+PARALLEL_MIN_BATCH = 2048
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

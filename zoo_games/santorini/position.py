@@ -102,6 +102,11 @@ def _workers(text: str, heights: list[int], game: SantoriniGame) -> list[int]:
             raise PositionError(
                 f"workers are placed in order (player_0's 0 and 1, then player_1's): {text!r}"
             )
+        if any(heights):
+            raise PositionError(
+                "workers are placed before anything is built, so a position with unplaced "
+                f"workers ('-') has an empty board, got {text!r} on a board with buildings"
+            )
     for cell in placed:
         if heights[cell] == DOME:
             raise PositionError(f"a worker on the dome of {cell_name(cell)} ({cell})")

@@ -7,6 +7,10 @@ neighbouring cell and then builds with it on a cell next to where it arrived. Th
 *parts* are limited: 22 level-1, 18 level-2, 14 level-3 pieces and 18 domes. The readings we
 chose where the rules are unclear are in ``docs/santorini.md`` and tested in
 ``tests/santorini/``.
+
+This core is written for speed; the rules are stated plainly in
+:mod:`zoo_games.santorini.reference`, and ``tests/santorini/test_reference.py`` checks this core
+against it move for move.
 """
 
 from __future__ import annotations

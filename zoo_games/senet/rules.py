@@ -7,6 +7,10 @@ Happiness, of Water, of Three Truths, of Re-Atum and of Re-Horakhty; 15 is the H
 Rebirth. Every reading we chose where the rules leave things open is listed in
 ``docs/senet.md`` and tested in ``tests/senet/``.
 
+This core is written for speed; the rules are stated plainly in
+:mod:`zoo_games.senet.reference`, and ``tests/senet/test_reference.py`` checks this core
+against it move for move.
+
 The state is a chance node while the sticks are to be thrown (``throw == 0``) and a
 decision node once the throw is known, so the acting player always sees its throw. An
 extra turn (a throw of 1, 4 or 5) and Skyruk's re-throw from the House of Happiness are

@@ -6,6 +6,10 @@ player has claimed: every ball that falls into it goes to its owner's kazan. The
 chose where the rules are unclear are listed in ``docs/togyz_kumalak.md`` and tested in
 ``tests/togyz_kumalak/``.
 
+This core is written for speed; the rules are stated plainly in
+:mod:`zoo_games.togyz_kumalak.reference`, and ``tests/togyz_kumalak/test_reference.py``
+checks this core against it move for move.
+
 The 18 holes are numbered 0 to 17 around the board in the direction of sowing: 0-8 are
 White's holes 1-9, 9-17 Black's holes 1-9, so sowing from any hole simply walks the indices
 upwards, modulo 18.

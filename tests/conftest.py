@@ -1,0 +1,74 @@
+"""Shared fixture: random games played by a rules core and its plain reference side by side.
+
+Each game's ``zoo_games/<game>/reference.py`` states the rules plainly; the core is the fast
+path. :func:`play_against_the_reference` drives both with the same random actions (and, for
+Senet, the same throws, drawn with the stick rule's probabilities) and checks at every step
+that they agree: the player to act, the legal actions (the chance outcomes at a throw), the
+position string after every action, the end of the game and its returns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from zoo_games.core.game import CHANCE, TERMINAL, Game
+
+
+def reference_of(game: Game) -> ModuleType:
+    """The plain statement of ``game``'s rules, ``zoo_games/<game>/reference.py``."""
+    return importlib.import_module(f"zoo_games.{game.name}.reference")
+
+
+def play_against_the_reference(game: Game, seed: int, start: str | None = None) -> int:
+    """Play one random game in the core and the reference; return its number of decisions.
+
+    The game starts from the initial position, or from the position string ``start``.
+    """
+    rng = random.Random(seed)
+    reference = reference_of(game)
+    if start is None:
+        state = game.new_initial_state()
+        position = reference.initial_position(**game.options())
+    else:
+        state = game.state_from_position(start)
+        position = reference.from_position(start, **game.options())
+    decisions = 0
+    while True:
+        where = (seed, decisions, state.position())
+        assert reference.position_string(position) == state.position(), where
+        assert reference.from_state(state) == position, where
+        player = state.current_player()
+        assert reference.current_player(position) == player, where
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            expected = [(throw, float(p)) for throw, p in reference.chance_outcomes(position)]
+            assert list(outcomes) == expected, where
+            throws, weights = zip(*outcomes, strict=True)
+            action = rng.choices(throws, weights)[0]
+        else:
+            legal = state.legal_actions()
+            assert reference.legal_actions(position) == legal, where
+            assert state.legal_actions_mask() == bytes(
+                int(a in legal) for a in range(game.num_actions)
+            ), where
+            action = rng.choice(legal)
+            decisions += 1
+        state.apply_action(action)
+        position = reference.after_action(position, action)
+    assert reference.is_over(position)
+    assert reference.legal_actions(position) == [] == state.legal_actions()
+    assert reference.returns(position) == state.returns(), where
+    return decisions
+
+
+@pytest.fixture
+def against_the_reference() -> Callable[..., int]:
+    """:func:`play_against_the_reference`, for the tests of every game."""
+    return play_against_the_reference
