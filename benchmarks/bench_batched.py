@@ -19,17 +19,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+import random_play
 from PIL import Image
 
 from zoo_games import batched
@@ -45,65 +43,11 @@ PLOT = Path(__file__).parents[1] / "docs" / "results" / "batched-scaling.png"
 def engine_rate(
     label: str, batch_size: int, threads: int, seconds: float, seed: int
 ) -> tuple[float, float]:
-    """Decisions per second of random play with the engine (decisions = games x steps).
-
-    Returns the rate per wall-clock second and per CPU second of this process (all threads):
-    on a shared machine the second is less disturbed by the other jobs.
-    """
+    """Decisions per second (wall clock, CPU) of random play with a fresh, warmed-up engine."""
     engine = batched.make(label, batch_size=batch_size, seed=seed, threads=threads)
     for _ in range(3):
         engine.step(engine.sample_legal_actions())
-    steps = 0
-    start, cpu_start = time.perf_counter(), time.process_time()
-    while True:
-        for _ in range(8):
-            engine.step(engine.sample_legal_actions())
-        steps += 8
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            cpu = max(time.process_time() - cpu_start, 1e-9)
-            return steps * batch_size / elapsed, steps * batch_size / cpu
-
-
-def openspiel_rate(seconds: float, seed: int) -> float | None:
-    """Decisions per second of OpenSpiel's C++ mancala with a bare random ``apply_action`` loop."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("mancala")
-    rng = random.Random(seed)
-    decisions = 0
-    start = time.perf_counter()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return decisions / elapsed
-
-
-def rules_core_rate(label: str, seconds: float, seed: int) -> float:
-    """Decisions per second of random play with the variant's Python rules core."""
-    game = find_variant(label).raw_env().game
-    rng = random.Random(seed)
-    decisions = 0
-    start = time.perf_counter()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return decisions / elapsed
+    return random_play.engine_rate(engine, seconds)
 
 
 _COMPILE_SCRIPT = """
@@ -186,10 +130,16 @@ def plot(medians: dict[tuple[str, int, int], float], labels: list[str], path: Pa
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="rounds of measurements (>= 5)")
-    parser.add_argument("--seconds", type=float, default=0.3, help="seconds per measurement")
+    parser.add_argument(
+        "--runs", type=random_play.positive_int, default=5, help="rounds of measurements"
+    )
+    parser.add_argument(
+        "--seconds", type=random_play.positive_float, default=0.3, help="seconds per measurement"
+    )
     parser.add_argument("--only", nargs="*", help="variant labels (substrings) to measure")
-    parser.add_argument("--batch-sizes", nargs="*", type=int, default=list(BATCH_SIZES))
+    parser.add_argument(
+        "--batch-sizes", nargs="*", type=random_play.positive_int, default=list(BATCH_SIZES)
+    )
     parser.add_argument("--plot", type=Path, default=PLOT, help="where to write the PNG")
     parser.add_argument("--skip-compile", action="store_true", help="skip the compile timing")
     args = parser.parse_args(argv)
@@ -202,11 +152,12 @@ def main(argv: list[str] | None = None) -> None:
         engine_rate(label, PARALLEL_MIN_BATCH, 2, 0.0, 0)
         engine_rate(label, 4, 1, 0.0, 0)
     measurements: dict[str, Callable[[int], float | tuple[float, float] | None]] = {
-        "openspiel": lambda run: openspiel_rate(args.seconds, run)
+        "openspiel": lambda run: random_play.openspiel_rate("mancala", args.seconds, run)
     }
     for label in labels:
-        measurements[f"core {label}"] = lambda run, label=label: rules_core_rate(
-            label, args.seconds, run
+        game = find_variant(label).raw_env().game
+        measurements[f"core {label}"] = lambda run, game=game: random_play.rules_core_rate(
+            game, args.seconds, run
         )
         for threads in THREADS:
             for batch_size in args.batch_sizes:
@@ -215,19 +166,16 @@ def main(argv: list[str] | None = None) -> None:
                         label, b, t, args.seconds, run
                     )
                 )
-    samples: dict[str, list[float]] = {name: [] for name in measurements}
-    cpu_samples: dict[str, list[float]] = {name: [] for name in measurements}
-    for run in range(args.runs):
-        for name, measure in measurements.items():
-            value = measure(run)
-            if isinstance(value, tuple):
-                samples[name].append(value[0])
-                cpu_samples[name].append(value[1])
-            elif value is not None:
-                samples[name].append(value)
-        print(f"round {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
-    median = {name: statistics.median(v) for name, v in samples.items() if v}
-    cpu_median = {name: statistics.median(v) for name, v in cpu_samples.items() if v}
+    samples = random_play.round_robin(measurements, args.runs)
+    median = random_play.medians(
+        {
+            name: [v[0] if isinstance(v, tuple) else v for v in values]
+            for name, values in samples.items()
+        }
+    )
+    cpu_median = random_play.medians(
+        {name: [v[1] for v in values if isinstance(v, tuple)] for name, values in samples.items()}
+    )
     reference = median.get("openspiel")
     print()
     if reference is None:

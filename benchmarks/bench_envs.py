@@ -12,50 +12,24 @@ each median to the median of PettingZoo's ``connect_four_v3.env()`` measured in 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
-import sys
-import time
 import warnings
 from collections.abc import Callable
+from typing import Any
 
-import numpy as np
-from pettingzoo import AECEnv
+from random_play import env_rate, positive_float, positive_int, round_robin
 
 from zoo_games.catalog import variants
 
 REFERENCE = "connect_four_v3"
 
 
-def decisions_per_second(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> float:
-    """Play whole random games for at least ``seconds``; return decisions per second."""
-    env = make_env()
-    rng = random.Random(seed)
-    decisions = 0
-    game = 0
-    start = time.perf_counter()
-    while True:
-        env.reset(seed=seed * 100_003 + game)
-        game += 1
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            decisions += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return decisions / elapsed
-
-
-def contenders(selected: list[str] | None) -> dict[str, Callable[[], AECEnv]]:
+def contenders(selected: list[str] | None) -> dict[str, Callable[[], Any]]:
     """Name -> environment factory, the reference first."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from pettingzoo.classic import connect_four_v3
-    found: dict[str, Callable[[], AECEnv]] = {
+    found: dict[str, Callable[[], Any]] = {
         f"{REFERENCE} env()": connect_four_v3.env,
         f"{REFERENCE} raw_env()": connect_four_v3.raw_env,
     }
@@ -69,17 +43,21 @@ def contenders(selected: list[str] | None) -> dict[str, Callable[[], AECEnv]]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="rounds of measurements (>= 5)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
+    parser.add_argument("--runs", type=positive_int, default=5, help="rounds of measurements")
+    parser.add_argument(
+        "--seconds", type=positive_float, default=1.0, help="seconds per measurement"
+    )
     parser.add_argument("--only", nargs="*", help="variant labels (substrings) to measure")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     table = contenders(args.only)
-    samples: dict[str, list[float]] = {name: [] for name in table}
-    for run in range(args.runs):
-        for name, make_env in table.items():
-            samples[name].append(decisions_per_second(make_env, args.seconds, seed=run))
-        print(f"round {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
+    samples = round_robin(
+        {
+            name: lambda run, make_env=make_env: env_rate(make_env, args.seconds, seed=run)
+            for name, make_env in table.items()
+        },
+        args.runs,
+    )
     reference = statistics.median(samples[f"{REFERENCE} env()"])
     print(
         f"median of {args.runs} runs of ~{args.seconds:g}s each; ratio = median / {REFERENCE} env()"

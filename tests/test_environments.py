@@ -19,7 +19,7 @@ import supersuit
 from pettingzoo.test import api_test, render_test, seed_test
 
 import zoo_games
-from zoo_games.catalog import Variant, variants
+from zoo_games.catalog import Variant, find_variant, variants
 from zoo_games.core.adapter import BoardGameEnv
 from zoo_games.playthrough import playthrough
 from zoo_games.wrappers import flatten_observation
@@ -277,6 +277,26 @@ def test_reset_with_seed_reproduces_the_game_and_without_seed_continues(variant:
     first = first_positions(env)
     env.reset(seed=123)
     assert first_positions(env) == first
+
+
+def test_seeded_generator_is_gymnasiums_whenever_it_is_made() -> None:
+    # reset(seed=s) makes the generator on first use only (games without chance never do):
+    # it must be the one gymnasium's seeding.np_random(s) makes, with the same seed record.
+    from gymnasium.error import Error
+    from gymnasium.utils import seeding
+
+    env = find_variant("togyz-kumalak").raw_env()  # no chance: reset draws nothing
+    for seed in (0, 7, 2**70):
+        env.reset(seed=seed)
+        expected, expected_seed = seeding.np_random(seed)
+        assert env.np_random_seed == expected_seed
+        assert env.np_random.random(5).tolist() == expected.random(5).tolist()
+    replacement = np.random.default_rng(1)
+    env.np_random = replacement
+    assert env.np_random is replacement
+    for bad in (-1, 1.5, np.int64(3)):
+        with pytest.raises(Error, match="Seed must be"):
+            env.reset(seed=bad)
 
 
 @by_label

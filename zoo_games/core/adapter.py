@@ -43,6 +43,27 @@ MASK_PLACES = ("observation", "info")
 #: 128 actions make masks that rarely recur, so its arrays are made each time.
 MASK_CACHE_MAX_ACTIONS = 100
 MASK_CACHE_SIZE = 4096
+_INT8 = np.dtype(np.int8)
+
+
+class _MaskArrays(dict[bytes, np.ndarray]):
+    """Read-only int8 views of mask bytes (callers copy them), by the bytes.
+
+    Looking an array up is one C-level ``dict`` lookup; a missing one is made by
+    ``__missing__`` and kept while fewer than ``keep`` are (0: never kept).
+    """
+
+    def __init__(self, num_actions: int, keep: int) -> None:
+        super().__init__()
+        self._shape = (num_actions,)
+        self._keep = keep
+
+    def __missing__(self, legal: bytes) -> np.ndarray:
+        # A shape tuple and a dtype object: np.ndarray has nothing to convert.
+        mask = np.ndarray(self._shape, _INT8, legal)
+        if len(self) < self._keep:
+            self[legal] = mask
+        return mask
 
 
 #: The state type a game's observer and renderer read.
@@ -108,6 +129,7 @@ class BoardGameEnv(AECEnv):
         self.game = game
         self.render_mode = render_mode
         self.action_mask_place = action_mask
+        self._masks_in_observations = action_mask == "observation"
         self._observer = observer
         self._renderer = renderer
         self.possible_agents = list(AGENTS)
@@ -134,16 +156,44 @@ class BoardGameEnv(AECEnv):
         self._no_legal = bytes(num_actions)
         self._legal_mask = self._no_legal
         self._mask: np.ndarray | None = None
-        self._mask_cache: dict[bytes, np.ndarray] | None = (
-            {} if num_actions <= MASK_CACHE_MAX_ACTIONS else None
+        self._mask_arrays = _MaskArrays(
+            num_actions, MASK_CACHE_SIZE if num_actions <= MASK_CACHE_MAX_ACTIONS else 0
         )
-        self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._np_random: np.random.Generator | None = None
+        self._seed_generator(None)
         self._chance = ChanceSampler()
 
     @property
     def observer(self) -> Observer[Any]:
         """How a player sees a state: agents that read observations apply it to any state."""
         return self._observer
+
+    # ------------------------------------------------------------------ chance generator
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The seeded generator that resolves chance.
+
+        ``reset(seed=s)`` records the seed and the generator is made from it on first use:
+        seeding a numpy generator costs about 25 µs, 3% of a whole Togyz Kumalak game, which
+        has no chance and never asks for it. The generator is the one
+        ``gymnasium.utils.seeding.np_random(s)`` makes, whenever it is made.
+        """
+        generator = self._np_random
+        if generator is None:
+            generator = self._np_random = seeding.np_random(self.np_random_seed)[0]
+        return generator
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random = generator
+
+    def _seed_generator(self, seed: int | None) -> None:
+        """Seed :attr:`np_random` with ``seed`` (``None``: fresh entropy) as gymnasium does."""
+        if type(seed) is int and seed >= 0:
+            # gymnasium's np_random_seed is SeedSequence(seed).entropy: the seed itself.
+            self._np_random, self.np_random_seed = None, seed
+        else:  # None, or a seed gymnasium rejects with its own error
+            self._np_random, self.np_random_seed = seeding.np_random(seed)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -163,7 +213,7 @@ class BoardGameEnv(AECEnv):
         warning (PettingZoo's ``api_test`` passes one).
         """
         if seed is not None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            self._seed_generator(seed)
         options = dict(options or {})
         position = options.pop("position", None)
         if options:
@@ -215,6 +265,13 @@ class BoardGameEnv(AECEnv):
         state = self.game_state
         assert state is not None
         state.apply_action(action)
+        player = state.current_player()
+        if player >= 0 and self._masks_in_observations and self.render_mode != "human":
+            # The common case, in one frame: what _after_transition does for a player to act.
+            self._mask = None
+            self._legal_mask = state.legal_actions_mask()
+            self.agent_selection = AGENTS[player]
+            return
         self._after_transition()
         if self.render_mode == "human":
             self.render()
@@ -248,8 +305,9 @@ class BoardGameEnv(AECEnv):
         """Apply chance outcomes, drawn from the seeded generator, until a player must act."""
         state = self.game_state
         assert state is not None
+        generator = self.np_random
         while state.current_player() == CHANCE:
-            state.apply_action(self._chance.sample(state.chance_outcomes(), self.np_random))
+            state.apply_action(self._chance.sample(state.chance_outcomes(), generator))
 
     def _after_transition(self) -> None:
         """Resolve chance, then select the next agent, or end the game and hand out returns."""
@@ -290,20 +348,8 @@ class BoardGameEnv(AECEnv):
             return self._no_moves.copy()
         mask = self._mask
         if mask is None:
-            mask = self._mask = self._mask_array(self._legal_mask)
+            mask = self._mask = self._mask_arrays[self._legal_mask]
         return mask.copy()
-
-    def _mask_array(self, legal: bytes) -> np.ndarray:
-        """A read-only int8 view of mask bytes (callers copy it), kept if masks recur."""
-        cache = self._mask_cache
-        if cache is None:
-            return np.ndarray(self._num_actions, np.int8, legal)
-        mask = cache.get(legal)
-        if mask is None:
-            mask = np.ndarray(self._num_actions, np.int8, legal)
-            if len(cache) < MASK_CACHE_SIZE:
-                cache[legal] = mask
-        return mask
 
     # ------------------------------------------------------------------ conveniences
     def position(self) -> str:

@@ -23,6 +23,10 @@ from zoo_games.togyz_kumalak.rules import (
 ENCODINGS = ("board", "tesauro")
 BOARD_LENGTH = 4 * HOLES_PER_SIDE + 3  # 39
 TESAURO_LENGTH = 128
+_BOARD_SHAPE = (BOARD_LENGTH,)
+_UINT8 = np.dtype(np.uint8)
+_TESAURO_SHAPE = (TESAURO_LENGTH,)
+_FLOAT32 = np.dtype(np.float32)
 
 
 class BoardObserver:
@@ -45,10 +49,16 @@ class BoardObserver:
         high = np.full(BOARD_LENGTH, TOTAL_BALLS, dtype=np.uint8)
         high[20:] = 1
         self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
-        # The 18 tuzduk values, by the board holes of the observer's and the opponent's
-        # tuzduks, each shifted by one so that NO_TUZDUK (-1) indexes 0.
-        self._tuzduk_planes = [
-            [self._tuzduk_plane(own, theirs) for theirs in range(NO_TUZDUK, NUM_HOLES)]
+        # The last 19 values (both tuzduks and the flag to move) as bytes, by the board holes
+        # of the observer's and the opponent's tuzduks, each shifted by one so that
+        # NO_TUZDUK (-1) indexes 0, then by whether the observer is to move.
+        self._tails = [
+            [
+                (plane + b"\0", plane + b"\1")
+                for plane in (
+                    self._tuzduk_plane(own, theirs) for theirs in range(NO_TUZDUK, NUM_HOLES)
+                )
+            ]
             for own in range(NO_TUZDUK, NUM_HOLES)
         ]
 
@@ -65,16 +75,24 @@ class BoardObserver:
         """The 39 values described in the class docstring."""
         # Every value fits a byte (at most 162), so the vector is assembled as bytes.
         holes = state.holes
-        kazans = state.kazans
-        tuzduks = self._tuzduk_planes[state.tuzduk[player] + 1][state.tuzduk[1 - player] + 1]
-        to_move = b"\1" if state.mover == player and state.winner < 0 else b"\0"
-        rows: list[bytes | bytearray]
+        white_kazan, black_kazan = state.kazans
+        tail = self._tails[state.tuzduk[player] + 1][state.tuzduk[1 - player] + 1][
+            state.mover == player and state.winner < 0
+        ]
         if player:
-            rows = [holes[HOLES_PER_SIDE:], holes[:HOLES_PER_SIDE], bytes(kazans[::-1])]
+            values = bytearray().join(
+                (
+                    holes[HOLES_PER_SIDE:],
+                    holes[:HOLES_PER_SIDE],
+                    bytes((black_kazan, white_kazan)),
+                    tail,
+                )
+            )
         else:
-            rows = [holes, bytes(kazans)]
-        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer.
-        return np.ndarray(BOARD_LENGTH, np.uint8, bytearray().join((*rows, tuzduks, to_move)))
+            values = holes + bytes((white_kazan, black_kazan)) + tail
+        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer (more so with
+        # a shape tuple and a dtype object, which it need not convert).
+        return np.ndarray(_BOARD_SHAPE, _UINT8, values)
 
 
 class TesauroObserver:
@@ -111,7 +129,7 @@ class TesauroObserver:
         parts.insert(HOLES_PER_SIDE, _KAZAN_VALUES[min(white, WINNING_KAZAN)][white > black])
         parts.append(_KAZAN_VALUES[min(black, WINNING_KAZAN)][black > white])
         parts.append(_TO_ACT[state.mover if state.winner < 0 else 2])
-        return np.ndarray(TESAURO_LENGTH, np.float32, bytearray().join(parts))
+        return np.ndarray(_TESAURO_SHAPE, _FLOAT32, bytearray().join(parts))
 
 
 def _float32_bytes(values: list[float]) -> bytes:

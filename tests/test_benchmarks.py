@@ -1,0 +1,157 @@
+"""The benchmark scripts run, in tiny settings, so that they cannot rot.
+
+No timing is checked: only that each script runs as documented, prints its table, writes its
+plot, skips missing optional libraries with one line, and rejects bad arguments with a clear
+message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def has(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+        check=False,
+    )
+
+
+def test_bench_field_prints_every_contender_and_writes_the_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "field.png"
+    result = run(
+        "bench_field.py",
+        *("--runs", "1", "--seconds", "0.02", "--only", "togyz-kumalak-full"),
+        *("--without", "pgx", "--engine-batch", "8", "--plot", str(plot)),
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "skipped: pgx (--without)" in out
+    for name in ("env()", "raw_env()", "rules core"):
+        assert f"togyz-kumalak-full {name}" in out
+    assert "senet" not in out
+    expected = {
+        "numba": ["togyz-kumalak-full batched b=8"],
+        "pygame": ["PettingZoo connect_four_v3 env()"],
+        "pyspiel": [
+            "OpenSpiel mancala ",
+            "OpenSpiel mancala + observation_tensor",
+            "OpenSpiel backgammon ",
+            "OpenSpiel backgammon + observation_tensor",
+        ],
+    }
+    for module, names in expected.items():
+        for name in names:
+            assert (name in out) == has(module), (module, name)
+        assert (f"skipped: {'open_spiel' if module == 'pyspiel' else module}" in out) != has(module)
+    assert "load average before" in out and "load average after" in out
+    assert "Traceback" not in result.stderr
+    with Image.open(plot) as image:
+        assert image.format == "PNG" and image.width == 900
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--runs", "0"], "--runs: expected a whole number >= 1, got 0"),
+        (["--seconds", "soon"], "--seconds: expected a number > 0, got 'soon'"),
+        (["--seconds", "-1"], "--seconds: expected a finite number > 0, got -1"),
+        (["--engine-batch", "2.5"], "--engine-batch: expected a whole number >= 1, got '2.5'"),
+        (["--pgx-batch-sizes", "0"], "--pgx-batch-sizes: expected a whole number >= 1, got 0"),
+        (["--only", "chess"], "--only 'chess' matches no variant; variants: senet-kendall-5"),
+        (["--without", "torch"], "--without: invalid choice: 'torch'"),
+        (["--plot", "field.svg"], "the chart is a PNG, give a path ending in .png"),
+    ],
+)
+def test_bench_field_rejects_bad_arguments_clearly(args: list[str], message: str) -> None:
+    result = run("bench_field.py", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+PGX_CHECK = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import bench_field
+
+player = bench_field.PgxRandomPlay("connect_four", batch_size=4)
+assert player.compile_seconds > 0
+before = player._state.observation.copy()
+assert player.rate(0.01) > 0
+assert (player._state.observation != before).any()
+# Random legal play with automatic reset: no game is ever left finished or without a move.
+assert not player._state.terminated.any()
+assert player._state.legal_action_mask.any(axis=1).all()
+print("ok")
+"""
+
+
+def test_pgx_random_play_steps_every_game() -> None:
+    # In a child process: JAX starts threads, and this process forks for later tests.
+    if not (has("pgx") and has("jax")):
+        pytest.skip("pgx and jax are not installed")
+    result = subprocess.run(
+        [sys.executable, "-c", PGX_CHECK, str(BENCHMARKS)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_bench_envs_runs() -> None:
+    pytest.importorskip("pygame")  # connect_four_v3, the reference, draws with it
+    result = run("bench_envs.py", "--runs", "1", "--seconds", "0.02", "--only", "santorini-fixed")
+    assert result.returncode == 0, result.stderr
+    assert "santorini-fixed env()" in result.stdout
+    assert "connect_four_v3 env()" in result.stdout
+
+
+def test_bench_batched_runs(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    plot = tmp_path / "scaling.png"
+    result = run(
+        "bench_batched.py",
+        *("--runs", "1", "--seconds", "0.02", "--only", "togyz-kumalak-full"),
+        *("--batch-sizes", "1", "4", "--skip-compile", "--plot", str(plot)),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "togyz-kumalak-full" in result.stdout
+    assert plot.exists()
+
+
+def test_instructions_child_plays_and_parent_checks_names() -> None:
+    # The part valgrind watches: seeded games, the decisions printed (valgrind itself is not
+    # needed here; a counted run takes a minute).
+    result = run("instructions.py", "--play", "togyz-kumalak", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("decisions ")
+    assert result.stdout == run("instructions.py", "--play", "togyz-kumalak", "2").stdout
+    result = run("instructions.py", "chess")
+    assert result.returncode == 2
+    assert "unknown environment 'chess'; known: connect_four_v3, senet-kendall-5" in result.stderr
+    result = run("instructions.py", "--games", "0", "togyz-kumalak")
+    assert result.returncode == 2
+    assert "--games: expected a whole number >= 1, got 0" in result.stderr
