@@ -26,7 +26,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from zoo_games.agents.base import Agent, check_decision_node
-from zoo_games.agents.mcts import DEFAULT_SIMULATIONS, SearchResult
+from zoo_games.agents.mcts import SearchResult, budget_text, checked_search_options
 from zoo_games.core.game import Game, GameState
 
 #: The largest tree, in nodes (32 bytes each): a search that fills it stops early.
@@ -60,18 +60,7 @@ class BatchedMCTSAgent(Agent):
         seed: int | None = None,
     ) -> None:
         super().__init__(seed)
-        if simulations is not None and seconds is not None:
-            raise ValueError(
-                "give batched-mcts a budget of simulations or of seconds per move, not both"
-            )
-        if simulations is None and seconds is None:
-            simulations = DEFAULT_SIMULATIONS
-        if simulations is not None and simulations < 1:
-            raise ValueError(f"batched-mcts simulations must be at least 1, not {simulations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"batched-mcts seconds must be positive, not {seconds}")
-        if exploration < 0:
-            raise ValueError(f"batched-mcts exploration must be at least 0, not {exploration}")
+        simulations = checked_search_options(self.name, simulations, seconds, exploration)
         if not 1024 <= max_nodes <= MOST_NODES:
             raise ValueError(
                 f"batched-mcts max_nodes must be from 1024 to {MOST_NODES}, not {max_nodes}"
@@ -86,11 +75,7 @@ class BatchedMCTSAgent(Agent):
         self.last_search: SearchResult | None = None
 
     def __repr__(self) -> str:
-        budget = (
-            f"simulations={self.simulations}"
-            if self.simulations is not None
-            else f"seconds={self.seconds}"
-        )
+        budget = budget_text(self.simulations, self.seconds)
         return (
             f"BatchedMCTSAgent({budget}, exploration={self.exploration},"
             f" rollout_wins={self.rollout_wins}, max_nodes={self.max_nodes}, seed={self.seed!r})"

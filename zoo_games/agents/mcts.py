@@ -133,20 +133,11 @@ class MCTSAgent(Agent):
         seed: int | None = None,
     ) -> None:
         super().__init__(seed)
-        if simulations is not None and seconds is not None:
-            raise ValueError("give mcts a budget of simulations or of seconds per move, not both")
-        if simulations is None and seconds is None:
-            simulations = DEFAULT_SIMULATIONS
-        if simulations is not None and simulations < 1:
-            raise ValueError(f"mcts simulations must be at least 1, not {simulations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"mcts seconds must be positive, not {seconds}")
+        simulations = checked_search_options(self.name, simulations, seconds, exploration)
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if rollout_depth < 0:
             raise ValueError(f"mcts rollout_depth must be at least 0, not {rollout_depth}")
-        if exploration < 0:
-            raise ValueError(f"mcts exploration must be at least 0, not {exploration}")
         self.simulations = simulations
         self.seconds = seconds
         self.rollout = rollout
@@ -160,11 +151,7 @@ class MCTSAgent(Agent):
         self.last_search: SearchResult | None = None
 
     def __repr__(self) -> str:
-        budget = (
-            f"simulations={self.simulations}"
-            if self.simulations is not None
-            else f"seconds={self.seconds}"
-        )
+        budget = budget_text(self.simulations, self.seconds)
         return (
             f"MCTSAgent({budget}, rollout={self.rollout!r}, rollout_depth={self.rollout_depth},"
             f" exploration={self.exploration}, seed={self.seed!r})"
@@ -354,6 +341,33 @@ class MCTSAgent(Agent):
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             moves += 1
+
+
+def checked_search_options(
+    agent: str, simulations: int | None, seconds: float | None, exploration: float
+) -> int | None:
+    """The simulations per move of a search agent, after checking its budget and exploration.
+
+    A budget is simulations or seconds per move, not both; neither means
+    :data:`DEFAULT_SIMULATIONS`. Shared by every search agent, so that they take and refuse
+    the same options with the same messages.
+    """
+    if simulations is not None and seconds is not None:
+        raise ValueError(f"give {agent} a budget of simulations or of seconds per move, not both")
+    if simulations is None and seconds is None:
+        simulations = DEFAULT_SIMULATIONS
+    if simulations is not None and simulations < 1:
+        raise ValueError(f"{agent} simulations must be at least 1, not {simulations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"{agent} seconds must be positive, not {seconds}")
+    if exploration < 0:
+        raise ValueError(f"{agent} exploration must be at least 0, not {exploration}")
+    return simulations
+
+
+def budget_text(simulations: int | None, seconds: float | None) -> str:
+    """The budget as the agent's options write it: ``simulations=N`` or ``seconds=S``."""
+    return f"simulations={simulations}" if simulations is not None else f"seconds={seconds}"
 
 
 def _no_evaluation(state: GameState, player: int) -> float:
