@@ -66,21 +66,7 @@ def rules_core_rate(game: Any, seconds: float, seed: int) -> float:
     ``new_initial_state()``, then ``legal_actions()`` and ``apply_action`` until the end;
     chance outcomes drawn by their probabilities from ``chance_outcomes()``.
     """
-    rng = random.Random(seed)
-    decisions = 0
-    start = time.perf_counter()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(_draw(state.chance_outcomes(), rng))
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return decisions / elapsed
+    return _state_api_rate(game, seconds, seed, observe=False)
 
 
 def openspiel_rate(name: str, seconds: float, seed: int, observe: bool = False) -> float | None:
@@ -94,7 +80,12 @@ def openspiel_rate(name: str, seconds: float, seed: int, observe: bool = False) 
         import pyspiel
     except ImportError:
         return None
-    game = pyspiel.load_game(name)
+    return _state_api_rate(pyspiel.load_game(name), seconds, seed, observe)
+
+
+def _state_api_rate(game: Any, seconds: float, seed: int, observe: bool) -> float:
+    """Decisions per second of whole random games through the state API that our rules
+    cores and OpenSpiel share, repeated until ``seconds`` have passed."""
     rng = random.Random(seed)
     decisions = 0
     start = time.perf_counter()
