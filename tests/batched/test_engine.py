@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -140,6 +143,16 @@ def test_threads_do_not_change_the_games(label: str) -> None:
         assert np.array_equal(terminated, threaded_terminated)
     assert np.array_equal(serial.states, threaded.states)
     assert np.array_equal(serial.observation, threaded.observation)
+
+
+def test_the_threading_layer_is_left_to_numba() -> None:
+    """The layer is one setting for the whole process: importing the engine does not set it."""
+    script = (
+        "import numba; before = numba.config.THREADING_LAYER; import zoo_games.batched; "
+        "assert numba.config.THREADING_LAYER == before, numba.config.THREADING_LAYER"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    subprocess.run([sys.executable, "-c", script], env=environment, check=True)
 
 
 def test_a_long_run_keeps_its_arrays() -> None:
