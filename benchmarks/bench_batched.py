@@ -90,13 +90,20 @@ def peak_memory(label: str, batch_size: int) -> tuple[int, int]:
     return engine.bytes_per_game, peak
 
 
-def plot(medians: dict[tuple[str, int, int], float], labels: list[str], path: Path) -> None:
-    """Decisions/s against batch size, log-log, one line per variant (two threads)."""
+def plot(
+    medians: dict[tuple[str, int, int], float],
+    labels: list[str],
+    reference: float | None,
+    path: Path,
+) -> None:
+    """Decisions/s against batch size, log-log, one colour per variant: a thick line for two
+    threads, a thin one for one thread, and OpenSpiel's mancala (one core) as a grey line."""
     import math
 
     width, height, left, right, top, bottom = 760, 480, 80, 190, 40, 50
     canvas = drawing.Canvas(width, height, background=(255, 255, 255))
-    canvas.text((width / 2, top / 2), "batched engine: decisions/s, random play, 2 threads", 14)
+    title = "batched engine: decisions/s, random play (thick: 2 threads, thin: 1)"
+    canvas.text((width / 2, top / 2), title, 14)
     plot_w, plot_h = width - left - right, height - top - bottom
     low, high = 4, 8  # 1e4 .. 1e8 decisions/s
 
@@ -116,15 +123,26 @@ def plot(medians: dict[tuple[str, int, int], float], labels: list[str], path: Pa
     canvas.text((left + plot_w / 2, height - 14), "batch size (games stepped at once)", 12)
     palette = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
                (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34)]  # fmt: skip
-    for number, label in enumerate(labels):
-        color = palette[number % len(palette)]
-        points = [
-            to_pixel(b, medians[(label, b, 2)]) for b in BATCH_SIZES if (label, b, 2) in medians
-        ]
-        if len(points) > 1:
-            canvas.draw.line(points, fill=color, width=2)
+    legend = [(label, palette[number % len(palette)]) for number, label in enumerate(labels)]
+    if reference:
+        grey = (150, 150, 150)
+        _, y = to_pixel(1, reference)
+        canvas.draw.line((left, y, left + plot_w, y), fill=grey, width=2)
+        legend.append(("OpenSpiel mancala", grey))
+    for label, color in legend[: len(labels)]:
+        for threads, line_width in ((1, 1), (2, 3)):
+            points = [
+                to_pixel(b, medians[(label, b, threads)])
+                for b in BATCH_SIZES
+                if (label, b, threads) in medians
+            ]
+            if len(points) > 1:
+                canvas.draw.line(points, fill=color, width=line_width)
+    for number, (label, color) in enumerate(legend):
         legend_y = top + 10 + 18 * number
-        canvas.draw.line((width - right + 10, legend_y, width - right + 30, legend_y), fill=color)
+        canvas.draw.line(
+            (width - right + 10, legend_y, width - right + 30, legend_y), fill=color, width=3
+        )
         canvas.text((width - right + 36, legend_y), label, 11, anchor="lm")
     path.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(canvas.to_array()).save(path)
@@ -219,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"process peak RSS (everything above, incl. Python, numba, pettingzoo): {max_rss:.0f} MiB"
     )
-    plot(table, labels, args.plot)
+    plot(table, labels, reference, args.plot)
     print(f"plot: {args.plot}")
 
 

@@ -142,6 +142,23 @@ def test_bench_batched_runs(tmp_path: Path) -> None:
     assert plot.exists()
 
 
+def test_bench_threads_measures_each_layer_alone_and_beside_a_busy_process() -> None:
+    pytest.importorskip("numba")
+    result = run(
+        "bench_threads.py",
+        *("--label", "togyz-kumalak-full", "--batch-size", "2048", "--runs", "1"),
+        *("--seconds", "0.01"),
+    )
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.splitlines()[2:]
+    assert len(rows) == 2 * 3  # two machines, three layers
+    assert any(row.startswith("as it is") and "workqueue" in row and "x" in row for row in rows)
+    assert any(row.startswith("one busy neighbour") and "workqueue" in row for row in rows)
+    result = run("bench_threads.py", "--batch-size", "64")
+    assert result.returncode == 2
+    assert "--batch-size must be at least 2048" in result.stderr
+
+
 def test_instructions_child_plays_and_parent_checks_names() -> None:
     # The part valgrind watches: seeded games, the decisions printed (valgrind itself is not
     # needed here; a counted run takes a minute).

@@ -38,13 +38,15 @@ def make(
     variant_label: str,
     batch_size: int = 1,
     seed: int | None = None,
-    threads: int | None = None,
+    threads: int = 1,
 ) -> BatchedEngine:
     """``batch_size`` games of the variant ``variant_label``, all at their initial position.
 
     ``seed`` (a non-negative integer, or ``None`` for fresh entropy) seeds every game's
-    generator; ``threads`` (default: numba's thread count, ``NUMBA_NUM_THREADS``) caps the
-    threads of large batches; ``threads=1`` never starts a thread.
+    generator; ``threads`` (1 to numba's thread count, ``NUMBA_NUM_THREADS``) is how many
+    threads step a large batch. One is the default because more pay only when that many cores
+    are free: on a 2-core machine with one other busy process, two threads stepped 2-20 times
+    slower than one (docs/batched.md, "Threads and compilation").
     """
     chosen = find_variant(variant_label)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -52,9 +54,7 @@ def make(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    if threads is None:
-        threads = most
-    elif isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
         raise ValueError(f"threads must be an integer from 1 to {most}, got {threads!r}")
     env = chosen.raw_env()
     game = env.game
