@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import random
+
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,15 +23,54 @@ from tests.agents.test_agents import (
 )
 from zoo_games import agents
 from zoo_games.agents.batched_mcts import BatchedMCTSAgent
-from zoo_games.agents.evaluation import opponent_wins_next, winning_actions
+from zoo_games.agents.evaluation import evaluation_for, opponent_wins_next, winning_actions
+from zoo_games.batched import KERNEL_MODULES
 from zoo_games.batched.search import CHANCE, OPEN
-from zoo_games.catalog import labels
+from zoo_games.catalog import find_variant, labels
 
 
 def batched_mcts(**options) -> BatchedMCTSAgent:
     agent = agents.make("batched-mcts", **options)
     assert isinstance(agent, BatchedMCTSAgent)
     return agent
+
+
+def seeded_games(label: str, games: int):
+    """Every state (chance nodes and finished games included) of seeded random games."""
+    game = game_of(label)
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        yield state.clone()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            yield state.clone()
+
+
+@pytest.mark.parametrize("label", labels())
+def test_the_compiled_evaluation_is_the_rules_cores(label):
+    variant = find_variant(label)
+    game = game_of(label)
+    module = importlib.import_module(KERNEL_MODULES[game.name])
+    config = np.array(module.KERNELS.config(game, variant.kwargs), dtype=np.int64)
+    evaluate = evaluation_for(game.name)
+    results, stuck = set(), 0
+    for state in seeded_games(label, 30):
+        row = module.KERNELS.row_from_state(state)
+        for player in (0, 1):
+            expected = evaluate(state, player)
+            assert module.evaluate(row, config, player) == expected, (state.position(), player)
+        if state.is_terminal():
+            results.add(state.returns()[0])
+            # Santorini's other end: the loser is left without a move, not climbed past.
+            stuck += game.name == "santorini" and 3 not in {state.heights[w] for w in state.workers}
+    assert len(results) >= 2  # finished games of both winners were compared
+    assert stuck > 0 or game.name != "santorini"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -198,7 +241,8 @@ def test_a_small_tree_stops_the_search_early():
         (lambda: agents.make("batched-mcts", exploration=-1.0), "at least 0"),
         (lambda: agents.make("batched-mcts", max_nodes=10), "from 1024 to"),
         (lambda: agents.make("batched-mcts", max_nodes=2**31), "from 1024 to"),
-        (lambda: agents.make_from_spec("batched-mcts:rollout=random"), "no option 'rollout'"),
+        (lambda: agents.make("batched-mcts", rollout="greedy"), "one of random, heuristic"),
+        (lambda: agents.make("batched-mcts", rollout_depth=-1), "at least 0, not -1"),
     ],
 )
 def test_bad_options_say_what_is_allowed(make_it, message):
