@@ -435,7 +435,7 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     run_piece, run = 0, 0
     # House 31 is always empty: it ends the last row of dancers.
     for house in range(1, NUM_HOUSES + 2):
-        piece = np.int64(board[house])
+        piece = int(board[house])
         if piece != run_piece:
             if run_piece and run >= need:
                 if run_piece == 1:
