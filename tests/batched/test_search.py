@@ -92,12 +92,13 @@ def test_it_plays_legal_actions_and_leaves_the_state_alone(label, seed, plies):
     assert -1.0 <= search.value <= 1.0
 
 
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
 @pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-kendall-5"])
-def test_the_same_seed_and_simulations_give_the_same_search(label):
+def test_the_same_seed_and_simulations_give_the_same_search(label, rollout):
     state = random_decision_state(label, seed=11, plies=12)
     searches = []
     for _ in range(2):
-        agent = batched_mcts(simulations=800, seed=5)
+        agent = batched_mcts(simulations=800, seed=5, rollout=rollout)
         moves = [agent.act(state), agent.act(state)]  # the agent's generator moves on
         search = agent.last_search
         assert search is not None
@@ -207,6 +208,25 @@ def test_senet_throws_are_sampled_with_the_rules_probabilities():
     frequencies = {int(t["action"]): t["visits"] / visits for t in throws}
     for outcome, probability in state.chance_outcomes():
         assert frequencies[outcome] == pytest.approx(probability, abs=0.05), outcome
+
+
+@pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-skyruk-7"])
+def test_a_heuristic_rollout_of_depth_0_is_the_evaluation_of_the_new_node(label):
+    # One simulation per root action: each expands one child and scores it at once.
+    state = random_decision_state(label, seed=7, plies=15)
+    root_actions = len(state.legal_actions())
+    agent = batched_mcts(simulations=root_actions, rollout_depth=0, seed=3)
+    agent.act(state)
+    tree = agent.tree_search(state.game).nodes
+    root = tree[0]
+    assert root["tried"] > 1
+    evaluate = evaluation_for(state.game.name)
+    for child in tree[root["first"] : root["first"] + root["tried"]]:
+        child_state = state.clone()
+        child_state.apply_action(int(child["action"]))
+        if child["solved"] == OPEN:
+            assert child["visits"] == 1
+            assert child["total"] == evaluate(child_state, 0)
 
 
 def test_a_time_budget_plays_and_counts_its_simulations():

@@ -353,9 +353,11 @@ def simulate(
     rngs: np.ndarray,
     exploration: float,
     take_wins: bool,
-    depth: Integer,
+    rollout_depth: Integer,
 ) -> None:
     """One simulation: selection, expansion, rollout, backup and solving.
+
+    ``rollout_depth``: the moves of a rollout before the evaluation, -1 to play to the end.
 
     ``legal_mask`` runs before every move played in the tree, as the engine's contract
     requires (Senet's ``play`` reads what its ``legal_mask`` wrote into the row).
@@ -379,7 +381,7 @@ def simulate(
                 describe_node(nodes, child, row, ONGOING, config, mask, rngs)
                 result = nodes[child].solved
                 if result == OPEN:
-                    result = rollout(row, config, mask, rngs, take_wins, depth)
+                    result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
                 break
             node = child
             continue
@@ -394,7 +396,7 @@ def simulate(
             describe_node(nodes, child, row, outcome, config, mask, rngs)
             result = nodes[child].solved
             if result == OPEN:
-                result = rollout(row, config, mask, rngs, take_wins, depth)
+                result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
             break
         node = select(nodes, node, exploration)
         play_move(row, nodes[node].action, config, rngs, 0)
@@ -420,7 +422,7 @@ def run(
     simulations: Integer,
     exploration: float,
     take_wins: bool,
-    depth: Integer,
+    rollout_depth: Integer,
 ) -> int:
     """Run up to ``simulations``; how many ran.
 
@@ -432,7 +434,17 @@ def run(
         if nodes[0].solved != OPEN or size[0] + mask.shape[0] > nodes.shape[0]:
             return done
         simulate(
-            root_row, config, nodes, size, path, row, mask, rngs, exploration, take_wins, depth
+            root_row,
+            config,
+            nodes,
+            size,
+            path,
+            row,
+            mask,
+            rngs,
+            exploration,
+            take_wins,
+            rollout_depth,
         )
     return int(simulations)
 
@@ -587,7 +599,7 @@ class TreeSearch:
         self.kernels = kernels
         self.num_actions = game.num_actions
         self.max_nodes = max_nodes
-        self.depth = rollout_depth if rollout == "heuristic" else -1
+        self.rollout_depth = rollout_depth if rollout == "heuristic" else -1
         if rollout_wins is not None:
             self.take_wins = rollout_wins
         elif rollout == "heuristic":
@@ -656,7 +668,7 @@ class TreeSearch:
                 wanted,
                 exploration,
                 self.take_wins,
-                self.depth,
+                self.rollout_depth,
             )
             done += ran
             if nodes[0]["solved"] != OPEN or (simulations is not None and done >= simulations):
