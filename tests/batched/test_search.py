@@ -23,7 +23,12 @@ from tests.agents.test_agents import (
 )
 from zoo_games import agents
 from zoo_games.agents.batched_mcts import BatchedMCTSAgent
-from zoo_games.agents.evaluation import evaluation_for, opponent_wins_next, winning_actions
+from zoo_games.agents.evaluation import (
+    evaluation_for,
+    fast_winning_actions,
+    opponent_wins_next,
+    winning_actions,
+)
 from zoo_games.batched import KERNEL_MODULES
 from zoo_games.batched.search import CHANCE, OPEN
 from zoo_games.catalog import find_variant, labels
@@ -243,6 +248,15 @@ def test_rollouts_with_and_without_wins_in_one_play(label, rollout_wins):
     state = random_decision_state(label, seed=4, plies=20)
     agent = agents.make_from_spec(f"batched-mcts:simulations=300,rollout_wins={rollout_wins}")
     assert agent.act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-kendall-5"])
+def test_heuristic_rollouts_take_wins_in_one_where_mcts_does(label):
+    game = game_of(label)
+    heuristic = batched_mcts().tree_search(game)
+    assert heuristic.take_wins == (fast_winning_actions(game.name) is not None)
+    assert heuristic.rollout_depth == 4
+    assert batched_mcts(rollout="random").tree_search(game).rollout_depth == -1
 
 
 def test_a_small_tree_stops_the_search_early():
