@@ -85,8 +85,9 @@ CHUNK_SECONDS = 0.002
 #: Whether random rollouts take a win in one (by ``find_win``), by the rules core's game
 #: name (heuristic rollouts do as ``mcts``: see :class:`TreeSearch`). Santorini: random
 #: players blunder their climbs away, and the check is a few reads. Togyz Kumalak: the check
-#: costs about as much as a move, and in a short trial at equal time per move the search
-#: without it was clearly stronger (docs/agents.md); Senet has no cheap finder.
+#: costs about as much as a move, and in short trials at equal time per move the search
+#: without it was clearly stronger (as were heuristic rollouts without it: docs/agents.md);
+#: Senet has no cheap finder.
 ROLLOUT_WINS = {"santorini": True, "togyz_kumalak": False, "senet": False}
 
 #: Bound per game module by :func:`compile_search` (the templates are never compiled).
