@@ -1,6 +1,7 @@
 """Simulations per second of ``mcts`` (Python rules core) and ``batched-mcts`` (numba), per variant.
 
-Both agents search the same positions with the same budget of simulations, in the same
+Both agents search the same positions with the same budget of simulations and their default
+options (heuristic rollouts: the same algorithm, one in Python, one compiled), in the same
 process, interleaved position by position so that a noisy neighbour on the shared machine
 slows both alike: the positions are the decision nodes reached by seeded random play after
 0, 10, 20, ... plies, each searched ``--runs`` times by each agent. The table reports the

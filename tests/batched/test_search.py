@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import random
+
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,15 +23,59 @@ from tests.agents.test_agents import (
 )
 from zoo_games import agents
 from zoo_games.agents.batched_mcts import BatchedMCTSAgent
-from zoo_games.agents.evaluation import opponent_wins_next, winning_actions
+from zoo_games.agents.evaluation import (
+    evaluation_for,
+    fast_winning_actions,
+    opponent_wins_next,
+    winning_actions,
+)
+from zoo_games.batched import KERNEL_MODULES
 from zoo_games.batched.search import CHANCE, OPEN
-from zoo_games.catalog import labels
+from zoo_games.catalog import find_variant, labels
 
 
 def batched_mcts(**options) -> BatchedMCTSAgent:
     agent = agents.make("batched-mcts", **options)
     assert isinstance(agent, BatchedMCTSAgent)
     return agent
+
+
+def seeded_games(label: str, games: int):
+    """Every state (chance nodes and finished games included) of seeded random games."""
+    game = game_of(label)
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        yield state.clone()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            yield state.clone()
+
+
+@pytest.mark.parametrize("label", labels())
+def test_the_compiled_evaluation_is_the_rules_cores(label):
+    variant = find_variant(label)
+    game = game_of(label)
+    module = importlib.import_module(KERNEL_MODULES[game.name])
+    config = np.array(module.KERNELS.config(game, variant.kwargs), dtype=np.int64)
+    evaluate = evaluation_for(game.name)
+    results, stuck = set(), 0
+    for state in seeded_games(label, 30):
+        row = module.KERNELS.row_from_state(state)
+        for player in (0, 1):
+            expected = evaluate(state, player)
+            assert module.evaluate(row, config, player) == expected, (state.position(), player)
+        if state.is_terminal():
+            results.add(state.returns()[0])
+            # Santorini's other end: the loser is left without a move, not climbed past.
+            stuck += game.name == "santorini" and 3 not in {state.heights[w] for w in state.workers}
+    assert len(results) >= 2  # finished games of both winners were compared
+    assert stuck > 0 or game.name != "santorini"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,12 +97,13 @@ def test_it_plays_legal_actions_and_leaves_the_state_alone(label, seed, plies):
     assert -1.0 <= search.value <= 1.0
 
 
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
 @pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-kendall-5"])
-def test_the_same_seed_and_simulations_give_the_same_search(label):
+def test_the_same_seed_and_simulations_give_the_same_search(label, rollout):
     state = random_decision_state(label, seed=11, plies=12)
     searches = []
     for _ in range(2):
-        agent = batched_mcts(simulations=800, seed=5)
+        agent = batched_mcts(simulations=800, seed=5, rollout=rollout)
         moves = [agent.act(state), agent.act(state)]  # the agent's generator moves on
         search = agent.last_search
         assert search is not None
@@ -166,6 +215,25 @@ def test_senet_throws_are_sampled_with_the_rules_probabilities():
         assert frequencies[outcome] == pytest.approx(probability, abs=0.05), outcome
 
 
+@pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-skyruk-7"])
+def test_a_heuristic_rollout_of_depth_0_is_the_evaluation_of_the_new_node(label):
+    # One simulation per root action: each expands one child and scores it at once.
+    state = random_decision_state(label, seed=7, plies=15)
+    root_actions = len(state.legal_actions())
+    agent = batched_mcts(simulations=root_actions, rollout_depth=0, seed=3)
+    agent.act(state)
+    tree = agent.tree_search(state.game).nodes
+    root = tree[0]
+    assert root["tried"] > 1
+    evaluate = evaluation_for(state.game.name)
+    for child in tree[root["first"] : root["first"] + root["tried"]]:
+        child_state = state.clone()
+        child_state.apply_action(int(child["action"]))
+        if child["solved"] == OPEN:
+            assert child["visits"] == 1
+            assert child["total"] == evaluate(child_state, 0)
+
+
 def test_a_time_budget_plays_and_counts_its_simulations():
     state = game_of("togyz-kumalak").new_initial_state()
     agent = agents.make_from_spec("batched-mcts:seconds=0.05", seed=0)
@@ -180,6 +248,15 @@ def test_rollouts_with_and_without_wins_in_one_play(label, rollout_wins):
     state = random_decision_state(label, seed=4, plies=20)
     agent = agents.make_from_spec(f"batched-mcts:simulations=300,rollout_wins={rollout_wins}")
     assert agent.act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("label", ["togyz-kumalak", "santorini-fixed", "senet-kendall-5"])
+def test_heuristic_rollouts_take_wins_in_one_where_mcts_does(label):
+    game = game_of(label)
+    heuristic = batched_mcts().tree_search(game)
+    assert heuristic.take_wins == (fast_winning_actions(game.name) is not None)
+    assert heuristic.rollout_depth == 4
+    assert batched_mcts(rollout="random").tree_search(game).rollout_depth == -1
 
 
 def test_a_small_tree_stops_the_search_early():
@@ -198,7 +275,8 @@ def test_a_small_tree_stops_the_search_early():
         (lambda: agents.make("batched-mcts", exploration=-1.0), "at least 0"),
         (lambda: agents.make("batched-mcts", max_nodes=10), "from 1024 to"),
         (lambda: agents.make("batched-mcts", max_nodes=2**31), "from 1024 to"),
-        (lambda: agents.make_from_spec("batched-mcts:rollout=random"), "no option 'rollout'"),
+        (lambda: agents.make("batched-mcts", rollout="greedy"), "one of random, heuristic"),
+        (lambda: agents.make("batched-mcts", rollout_depth=-1), "at least 0, not -1"),
     ],
 )
 def test_bad_options_say_what_is_allowed(make_it, message):

@@ -1,12 +1,14 @@
 """The ``batched-mcts`` agent: Monte Carlo tree search run in numba over the batched kernels.
 
-It searches like :mod:`zoo_games.agents.mcts` (UCT, Senet's throws sampled at chance nodes,
-wins in one played at once, moves that let the opponent win at once left out at the root,
-proven wins and losses propagated up the tree), but every simulation runs in compiled code
-over the state rows of :mod:`zoo_games.batched` (see :mod:`zoo_games.batched.search`), many
-times faster. Its rollouts differ: random moves to the end of the game (taking a win in one
-where the game finds it cheaply: Santorini's climbs onto level 3) instead of a few random
-moves cut by the game's evaluation. So it does not play the same moves as ``mcts``.
+It runs the algorithm of :mod:`zoo_games.agents.mcts` (UCT, Senet's throws sampled at chance
+nodes, wins in one played at once, moves that let the opponent win at once left out at the
+root, proven wins and losses propagated up the tree, and by default the same heuristic
+rollouts: ``rollout_depth`` random moves, taking a win in one where the game finds it
+cheaply, then the game's evaluation), but every simulation runs in compiled code over the
+state rows of :mod:`zoo_games.batched` (see :mod:`zoo_games.batched.search`), many times
+faster. It does not play the very moves of ``mcts`` for a seed: its random generator is
+another, and Santorini's wins in one are only the climbs onto level 3 (see
+:mod:`zoo_games.batched.search`).
 
 Needs the ``batched`` extra: ``pip install "zoo-games[batched]"``.
 """
@@ -26,7 +28,12 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from zoo_games.agents.base import Agent, check_decision_node
-from zoo_games.agents.mcts import SearchResult, budget_text, checked_search_options
+from zoo_games.agents.mcts import (
+    SearchResult,
+    budget_text,
+    check_rollout_options,
+    checked_search_options,
+)
 from zoo_games.core.game import Game, GameState
 
 #: The largest tree, in nodes (32 bytes each): a search that fills it stops early.
@@ -36,12 +43,15 @@ MOST_NODES = 2**31 - 1
 
 
 class BatchedMCTSAgent(Agent):
-    """UCT with sampled chance, random rollouts and solved wins, compiled (module docstring).
+    """UCT with sampled chance, cut heuristic rollouts and solved wins, compiled (module docstring).
 
     Options: ``simulations`` (per move) or ``seconds`` (per move), not both; neither means
-    1000 simulations. ``exploration`` is UCB1's constant ``c`` in ``q + c * sqrt(ln N / n)``,
-    with values in [-1, 1]. ``rollout_wins`` says whether rollouts count a mover that can win
-    at once as the winner (default ``None``: where it was measured to pay, Santorini).
+    1000 simulations. ``rollout`` is ``"heuristic"`` (``rollout_depth`` random moves, then
+    the evaluation) or ``"random"`` (to the end), as for ``mcts``. ``exploration`` is UCB1's
+    constant ``c`` in ``q + c * sqrt(ln N / n)``, with values in [-1, 1]. ``rollout_wins``
+    says whether rollouts count a mover that can win at once as the winner (default
+    ``None``: as ``mcts`` for heuristic rollouts, Santorini and Togyz Kumalak; for random
+    rollouts where it was measured to pay, Santorini).
     ``max_nodes`` caps the tree (it grows by doubling up to there).
     The same ``seed`` and the same ``simulations`` give the same moves and visit counts; a
     ``seconds`` budget depends on the machine. :attr:`last_search` holds what the last move's
@@ -54,6 +64,8 @@ class BatchedMCTSAgent(Agent):
         self,
         simulations: int | None = None,
         seconds: float | None = None,
+        rollout: str = "heuristic",
+        rollout_depth: int = 4,
         exploration: float = 1.4,
         rollout_wins: bool | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -61,12 +73,15 @@ class BatchedMCTSAgent(Agent):
     ) -> None:
         super().__init__(seed)
         simulations = checked_search_options(self.name, simulations, seconds, exploration)
+        check_rollout_options(self.name, rollout, rollout_depth)
         if not 1024 <= max_nodes <= MOST_NODES:
             raise ValueError(
                 f"batched-mcts max_nodes must be from 1024 to {MOST_NODES}, not {max_nodes}"
             )
         self.simulations = simulations
         self.seconds = seconds
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.rollout_wins = rollout_wins
         self.max_nodes = max_nodes
@@ -77,7 +92,8 @@ class BatchedMCTSAgent(Agent):
     def __repr__(self) -> str:
         budget = budget_text(self.simulations, self.seconds)
         return (
-            f"BatchedMCTSAgent({budget}, exploration={self.exploration},"
+            f"BatchedMCTSAgent({budget}, rollout={self.rollout!r},"
+            f" rollout_depth={self.rollout_depth}, exploration={self.exploration},"
             f" rollout_wins={self.rollout_wins}, max_nodes={self.max_nodes}, seed={self.seed!r})"
         )
 
@@ -123,7 +139,12 @@ class BatchedMCTSAgent(Agent):
         if game not in self._searches:
             module = importlib.import_module(KERNEL_MODULES[game.name])
             self._searches[game] = TreeSearch(
-                game, module.KERNELS, self.max_nodes, self.rollout_wins
+                game,
+                module.KERNELS,
+                self.max_nodes,
+                self.rollout,
+                self.rollout_depth,
+                self.rollout_wins,
             )
         return self._searches[game]
 

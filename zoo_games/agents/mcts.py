@@ -134,10 +134,7 @@ class MCTSAgent(Agent):
     ) -> None:
         super().__init__(seed)
         simulations = checked_search_options(self.name, simulations, seconds, exploration)
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        if rollout_depth < 0:
-            raise ValueError(f"mcts rollout_depth must be at least 0, not {rollout_depth}")
+        check_rollout_options(self.name, rollout, rollout_depth)
         self.simulations = simulations
         self.seconds = seconds
         self.rollout = rollout
@@ -363,6 +360,17 @@ def checked_search_options(
     if exploration < 0:
         raise ValueError(f"{agent} exploration must be at least 0, not {exploration}")
     return simulations
+
+
+def check_rollout_options(agent: str, rollout: str, rollout_depth: int) -> None:
+    """Refuse a ``rollout`` not in :data:`ROLLOUTS` or a negative ``rollout_depth``.
+
+    Shared by every search agent with rollouts, for the same options and messages.
+    """
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"{agent} rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+    if rollout_depth < 0:
+        raise ValueError(f"{agent} rollout_depth must be at least 0, not {rollout_depth}")
 
 
 def budget_text(simulations: int | None, seconds: float | None) -> str:

@@ -19,6 +19,13 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, no_chance
 from zoo_games.batched.rng import Integer
+from zoo_games.santorini.evaluation import (
+    CLIMB_WEIGHT,
+    HEIGHT_WEIGHT,
+    LIMIT,
+    MOBILITY_WEIGHT,
+    THREAT_WEIGHT,
+)
 from zoo_games.santorini.observation import (
     CHANNELS,
     PARTS_CHANNEL,
@@ -28,8 +35,10 @@ from zoo_games.santorini.observation import (
 from zoo_games.santorini.rules import (
     DOME,
     NEIGHBOUR,
+    NEIGHBOUR_MASK,
     NUM_CELLS,
     PLACEMENT_OFFSET,
+    PLAY_ACTIONS,
     SantoriniGame,
     SantoriniState,
 )
@@ -242,3 +251,82 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
             if target >= 0 and heights[target] == 3 and not has_worker(row, target):
                 return 64 * worker + 8 * move
     return -1
+
+
+#: ``NEIGHBOUR_BITS[cell]``: the 25-bit mask of the cell's neighbours (the rules core's).
+NEIGHBOUR_BITS = np.array(NEIGHBOUR_MASK, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def bit_count(bits: Integer) -> int:
+    """The number of bits set in ``bits`` (a cell mask)."""
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def is_stuck(row: np.ndarray, occupied: Integer, levels: np.ndarray) -> bool:
+    """Whether the mover, with every worker placed, has no legal move-and-build (and loses).
+
+    A worker with a free cell to step onto can always build on the cell it leaves, while a
+    part of that level is left; only when that does not settle it is the mask made.
+    """
+    heights = row[HEIGHTS:]
+    for worker in range(2):
+        source = row[WORKERS + 2 * row[MOVER] + worker]
+        height = heights[source]
+        walkable = levels[0] | levels[1] | levels[2] if height else levels[0] | levels[1]
+        if height == 2:
+            walkable |= levels[3]
+        if walkable & NEIGHBOUR_BITS[source] & ~occupied and row[PARTS + height] > 0:
+            return False
+    mask = np.zeros(PLAY_ACTIONS, dtype=np.int8)
+    return play_mask(row, mask) == 0
+
+
+@njit(cache=True, inline="always")
+def standing(row: np.ndarray, player: Integer, occupied: Integer, levels: np.ndarray) -> float:
+    """The weighted terms of the evaluation for ``player``'s two workers, as the rules core's."""
+    heights = row[HEIGHTS:]
+    total = 0.0
+    for worker in range(2):
+        cell = row[WORKERS + 2 * player + worker]
+        height = heights[cell]
+        around = NEIGHBOUR_BITS[cell] & ~occupied
+        climbs = bit_count(levels[height + 1] & around)
+        walkable = levels[0] | levels[1] | levels[2] if height else levels[0] | levels[1]
+        if height == 2:
+            walkable |= levels[3]
+        total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * bit_count(walkable & around)
+        total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
+    return total
+
+
+@njit(cache=True, inline="always")
+def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
+    """``zoo_games.santorini.evaluation.evaluate`` of the row's position, for ``player``.
+
+    The return once the game is over (a worker on level 3 climbed there and won; a mover
+    without a legal move has lost), 0 while workers are being placed, else the heights,
+    threats, climbs and free cells around each worker, own minus the opponent's, clipped to
+    [-0.95, 0.95], summed in the rules core's order (so the same float).
+    """
+    if in_placement(row):
+        return 0.0
+    heights = row[HEIGHTS:]
+    occupied = 0
+    for slot in range(4):
+        cell = row[WORKERS + slot]
+        occupied |= 1 << cell
+        if heights[cell] == 3:
+            return 1.0 if slot // 2 == player else -1.0
+    levels = np.zeros(DOME + 1, dtype=np.int64)
+    for cell in range(NUM_CELLS):
+        levels[heights[cell]] |= 1 << cell
+    if is_stuck(row, occupied, levels):
+        return -1.0 if row[MOVER] == player else 1.0
+    score = standing(row, player, occupied, levels) - standing(row, 1 - player, occupied, levels)
+    return max(-LIMIT, min(LIMIT, score))

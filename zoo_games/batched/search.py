@@ -1,12 +1,16 @@
 """Monte Carlo tree search whose simulations run in numba over state rows, for every game.
 
 The search is the one of :mod:`zoo_games.agents.mcts` (UCT, sampled chance nodes, solved wins
-and losses propagated upwards, wins in one taken at once), with two differences: the tree
-lives in one preallocated numpy array of nodes, and rollouts play random moves to the end
-of the game (taking a win in one where that pays: :data:`ROLLOUT_WINS`) instead of being cut
-by the Python evaluation. A whole simulation (selection, expansion, rollout,
+and losses propagated upwards, wins in one taken at once, and the same rollouts: a few random
+moves scored by the game's evaluation, or random moves to the end), but the tree lives in one
+preallocated numpy array of nodes and a whole simulation (selection, expansion, rollout,
 backup) is one call into compiled code over the game's kernels
-(:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn`` and ``legal_mask``).
+(:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn`` and ``legal_mask``, and the
+``evaluate`` that each kernel module compiles from its game's evaluation module). What still
+differs from ``mcts``: the random generator (so the same seed does not give the same
+moves), the order in which untried children are picked, and Santorini's wins in one inside
+the tree and the rollouts, which are the climbs onto level 3 only (``mcts`` also counts a
+move that leaves the opponent without a move, when counting cannot rule it out).
 
 How it reaches a game's kernels: as in :func:`zoo_games.batched.batch.compile_loops`, the
 functions below are templates written once against global names, and :func:`compile_search`
@@ -16,6 +20,8 @@ compiles a copy of them per game module with those names bound:
 * ``chance_outcome(row)``: the game module's function of that name if it has one (Senet: the
   throw, 0 while the sticks are still to be thrown), else :func:`no_chance_outcome`;
 * ``OUTCOME_PROBABILITY``: the game module's array of that name, indexed by outcome;
+* ``evaluate(row, config, player)``: the game module's evaluation (the rules core's
+  ``zoo_games.<game>.evaluation.evaluate`` over a state row, results included);
 * ``find_win(row, config, mask, rngs)``: an action after which ``play`` reports the mover's
   win, or -1: the game module's ``winning_action`` (same arguments) if it has one, cheap
   enough for every move of a rollout (Santorini's climbs onto level 3; Togyz Kumalak's
@@ -76,10 +82,12 @@ INITIAL_NODES = 1 << 14
 #: Seconds of simulations between two looks at the clock, under a time budget: a call into
 #: the compiled loop costs microseconds, and a search overruns its budget by about this much.
 CHUNK_SECONDS = 0.002
-#: Whether rollouts take a win in one (by ``find_win``), by the rules core's game name.
-#: Santorini: random players blunder their climbs away, and the check is a few reads. Togyz
-#: Kumalak: the check costs about as much as a move, and in a short trial at equal time per
-#: move the search without it was clearly stronger (docs/agents.md); Senet has no cheap finder.
+#: Whether random rollouts take a win in one (by ``find_win``), by the rules core's game
+#: name (heuristic rollouts do as ``mcts``: see :class:`TreeSearch`). Santorini: random
+#: players blunder their climbs away, and the check is a few reads. Togyz Kumalak: the check
+#: costs about as much as a move, and in short trials at equal time per move the search
+#: without it was clearly stronger (as were heuristic rollouts without it: docs/agents.md);
+#: Senet has no cheap finder.
 ROLLOUT_WINS = {"santorini": True, "togyz_kumalak": False, "senet": False}
 
 #: Bound per game module by :func:`compile_search` (the templates are never compiled).
@@ -148,16 +156,32 @@ def random_legal(mask: np.ndarray, count: Integer, rngs: np.ndarray) -> int:
     return -1
 
 
-def rollout(
-    row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray, take_wins: bool
-) -> float:
-    """The result for ``player_0`` of random play from ``row`` (changed) to the end.
+def evaluate_position(row: np.ndarray, config: np.ndarray) -> float:
+    """The game's ``evaluate`` for ``player_0``: the rules core's evaluation, compiled once."""
+    return float(game_kernels.evaluate(row, config, 0))
 
-    A mover without a legal action loses; with ``take_wins`` a mover that can win at once
-    (as :func:`find_win` sees it) is counted as the winner without playing the move.
+
+def rollout(
+    row: np.ndarray,
+    config: np.ndarray,
+    mask: np.ndarray,
+    rngs: np.ndarray,
+    take_wins: bool,
+    depth: Integer,
+) -> float:
+    """The result for ``player_0`` of random play from ``row`` (changed).
+
+    After ``depth`` random moves (chance outcomes do not count) the position is scored by
+    the game's evaluation; a ``depth`` of -1 plays to the end. A mover without a legal
+    action loses; with ``take_wins`` a mover that can win at once (as :func:`find_win` sees
+    it) is counted as the winner without playing the move. As
+    :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that order.
     """
+    moves = 0
     while True:
         resolve_chance(row, config, rngs)
+        if moves == depth:
+            return evaluate_position(row, config)
         count = find_legal(row, config, mask)
         mover = row[MOVER]
         if count == 0:
@@ -167,6 +191,7 @@ def rollout(
         outcome = play_move(row, random_legal(mask, count, rngs), config, rngs, 0)
         if outcome != ONGOING:
             return returns(outcome)[0]
+        moves += 1
 
 
 def describe_node(
@@ -329,8 +354,11 @@ def simulate(
     rngs: np.ndarray,
     exploration: float,
     take_wins: bool,
+    rollout_depth: Integer,
 ) -> None:
     """One simulation: selection, expansion, rollout, backup and solving.
+
+    ``rollout_depth``: the moves of a rollout before the evaluation, -1 to play to the end.
 
     ``legal_mask`` runs before every move played in the tree, as the engine's contract
     requires (Senet's ``play`` reads what its ``legal_mask`` wrote into the row).
@@ -354,7 +382,7 @@ def simulate(
                 describe_node(nodes, child, row, ONGOING, config, mask, rngs)
                 result = nodes[child].solved
                 if result == OPEN:
-                    result = rollout(row, config, mask, rngs, take_wins)
+                    result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
                 break
             node = child
             continue
@@ -369,7 +397,7 @@ def simulate(
             describe_node(nodes, child, row, outcome, config, mask, rngs)
             result = nodes[child].solved
             if result == OPEN:
-                result = rollout(row, config, mask, rngs, take_wins)
+                result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
             break
         node = select(nodes, node, exploration)
         play_move(row, nodes[node].action, config, rngs, 0)
@@ -395,6 +423,7 @@ def run(
     simulations: Integer,
     exploration: float,
     take_wins: bool,
+    rollout_depth: Integer,
 ) -> int:
     """Run up to ``simulations``; how many ran.
 
@@ -405,7 +434,19 @@ def run(
     for done in range(simulations):
         if nodes[0].solved != OPEN or size[0] + mask.shape[0] > nodes.shape[0]:
             return done
-        simulate(root_row, config, nodes, size, path, row, mask, rngs, exploration, take_wins)
+        simulate(
+            root_row,
+            config,
+            nodes,
+            size,
+            path,
+            row,
+            mask,
+            rngs,
+            exploration,
+            take_wins,
+            rollout_depth,
+        )
     return int(simulations)
 
 
@@ -498,6 +539,7 @@ def compile_search(module: types.ModuleType) -> SearchFunctions:
         find_legal,
         resolve_chance,
         random_legal,
+        evaluate_position,
         new_child,
         outcome_child,
         take_untried,
@@ -536,20 +578,35 @@ class TreeSearch:
     """The search for one game (its kernels and options), with a tree reused move after move.
 
     ``max_nodes`` caps the tree: a search that fills it stops early (its simulations say how
-    many ran). ``rollout_wins`` says whether rollouts take a win in one (``None``: the
-    game's :data:`ROLLOUT_WINS`).
+    many ran). ``rollout`` and ``rollout_depth`` mean what they mean for ``mcts``
+    (:data:`~zoo_games.agents.mcts.ROLLOUTS`): ``"heuristic"`` rollouts stop after
+    ``rollout_depth`` random moves and score the position with the game's ``evaluate``,
+    ``"random"`` ones play to the end. ``rollout_wins`` says whether rollouts take a win in
+    one; ``None`` means: as ``mcts`` for heuristic rollouts (where the game has a cheap
+    ``winning_action``: Santorini, Togyz Kumalak), the game's :data:`ROLLOUT_WINS` for
+    random ones.
     """
 
     def __init__(
-        self, game: Game, kernels: GameKernels, max_nodes: int, rollout_wins: bool | None = None
+        self,
+        game: Game,
+        kernels: GameKernels,
+        max_nodes: int,
+        rollout: str = "heuristic",
+        rollout_depth: int = 4,
+        rollout_wins: bool | None = None,
     ) -> None:
         self.game = game
         self.kernels = kernels
         self.num_actions = game.num_actions
         self.max_nodes = max_nodes
-        self.take_wins = (
-            ROLLOUT_WINS.get(game.name, False) if rollout_wins is None else rollout_wins
-        )
+        self.rollout_depth = rollout_depth if rollout == "heuristic" else -1
+        if rollout_wins is not None:
+            self.take_wins = rollout_wins
+        elif rollout == "heuristic":
+            self.take_wins = hasattr(kernels.module, "winning_action")
+        else:
+            self.take_wins = ROLLOUT_WINS.get(game.name, False)
         self._functions = compile_search(kernels.module)
         self._config = np.array(kernels.config(game, {}), dtype=np.int64)
         self._nodes = np.empty(min(INITIAL_NODES, max_nodes), dtype=NODE)
@@ -612,6 +669,7 @@ class TreeSearch:
                 wanted,
                 exploration,
                 self.take_wins,
+                self.rollout_depth,
             )
             done += ran
             if nodes[0]["solved"] != OPEN or (simulations is not None and done >= simulations):

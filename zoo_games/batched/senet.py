@@ -24,6 +24,7 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import Integer, next_uint64
+from zoo_games.senet.evaluation import BLOCKADE_WEIGHT, LIMIT, PROGRESS_WEIGHT, SAFETY_WEIGHT
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -410,3 +411,52 @@ def chance_outcome(row: np.ndarray) -> int:
     Tree search keys the children of a chance node by it.
     """
     return int(row[THROW])
+
+
+@njit(cache=True, inline="always")
+def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
+    """``zoo_games.senet.evaluation.evaluate`` of the row's position, for ``player``.
+
+    The same terms, weights and clipping, summed in the same order (so the same float): the
+    return once a side has borne off all its dancers, else progress (31 per dancer borne off
+    plus the houses of those on the board), safe dancers and blockading dancers, own minus
+    the opponent's. The throw is not read: a chance node scores as its decision nodes do.
+    """
+    pieces = config[NUM_PIECES]
+    for side in range(2):
+        if row[BORNE_OFF + side] == pieces:
+            return 1.0 if side == player else -1.0
+    board = row[BOARD:]
+    skyruk = config[SKYRUK] == 1
+    need = config[BLOCKADE_LENGTH]
+    # Per side (spools, cons): scalars, not arrays, so that nothing is allocated.
+    progress_0, progress_1 = OFF * np.int64(row[BORNE_OFF]), OFF * np.int64(row[BORNE_OFF + 1])
+    safe_0, safe_1, blockading_0, blockading_1 = 0, 0, 0, 0
+    run_piece, run = 0, 0
+    # House 31 is always empty: it ends the last row of dancers.
+    for house in range(1, NUM_HOUSES + 2):
+        piece = int(board[house])
+        if piece != run_piece:
+            if run_piece and run >= need:
+                if run_piece == 1:
+                    blockading_0 += run
+                else:
+                    blockading_1 += run
+            run_piece, run = piece, 0
+        if not piece:
+            continue
+        run += 1
+        is_safe = IS_SAFE[house] or is_protected(board, house, skyruk)
+        if piece == 1:
+            progress_0 += house
+            safe_0 += is_safe
+        else:
+            progress_1 += house
+            safe_1 += is_safe
+    sign = 1 if player == 0 else -1
+    score = (
+        PROGRESS_WEIGHT * (sign * (progress_0 - progress_1)) / (OFF * pieces)
+        + SAFETY_WEIGHT * (sign * (safe_0 - safe_1)) / pieces
+        + BLOCKADE_WEIGHT * (sign * (blockading_0 - blockading_1)) / pieces
+    )
+    return max(-LIMIT, min(LIMIT, score))

@@ -20,6 +20,7 @@ from numba import njit
 
 from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, no_chance
 from zoo_games.batched.rng import Integer
+from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -262,3 +263,28 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
             if play(copy, action, config, rngs, 0) == mover:
                 return action
     return -1
+
+
+@njit(cache=True, inline="always")
+def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
+    """``zoo_games.togyz_kumalak.evaluation.evaluate`` of the row's position, for ``player``.
+
+    The return once the game is over (a kazan of 82 where that ends the game, or a mover
+    without balls, whose opponent's balls ``play`` has already collected), else
+    ``(own kazan - other kazan + 10 * (own tuzduk - other tuzduk)) / 92`` clipped to
+    [-0.99, 0.99], computed as the rules core's evaluation does (so the same float).
+    """
+    own, other = np.int64(row[KAZAN + player]), np.int64(row[KAZAN + 1 - player])
+    if config[STOP_AT_MAJORITY] == 1 and (own >= WINNING_KAZAN or other >= WINNING_KAZAN):
+        return 1.0 if own >= WINNING_KAZAN else -1.0
+    to_move = HOLES + HOLES_PER_SIDE * row[MOVER]
+    stuck = True
+    for hole in range(to_move, to_move + HOLES_PER_SIDE):
+        if row[hole]:
+            stuck = False
+            break
+    if stuck:
+        return 0.0 if own == other else (1.0 if own > other else -1.0)
+    made = np.int64(row[TUZDUK + player] != NONE) - np.int64(row[TUZDUK + 1 - player] != NONE)
+    score = own - other + TUZDUK_BONUS * made
+    return max(-LIMIT, min(LIMIT, score / SCALE))
