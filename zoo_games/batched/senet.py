@@ -24,6 +24,7 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import Integer, next_uint64
+from zoo_games.batched.words import BYTE_ONES, read_eight, write_eight
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -65,8 +66,6 @@ THROW_BY_SIXTEENTH = np.repeat(
 assert THROW_BY_SIXTEENTH.shape == (16,)
 #: The top four of a draw's 64 bits: its sixteenth of the unit interval.
 SIXTEENTH_SHIFT = np.uint64(60)
-#: A 1 in each byte of a 64-bit word (see :func:`observe`).
-BYTE_ONES = np.uint64(0x0101010101010101)
 #: ``IS_SAFE[house]``: no dancer can be beaten there. ``GIVES_EXTRA_TURN[throw]``.
 IS_SAFE = np.array([h in SAFE_HOUSES for h in range(OFF + 1)])
 GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
@@ -312,22 +311,6 @@ def play(
     if not GIVES_EXTRA_TURN[throw] or destination == source:
         row[MOVER] = 1 - mover
     return ONGOING
-
-
-@njit(cache=True, inline="always")
-def read_eight(values: np.ndarray, first: Integer) -> np.uint64:
-    """``values[first : first + 8]`` (bytes) as one 64-bit word, the first in the low byte."""
-    word = np.uint64(0)
-    for offset in range(8):
-        word |= np.uint64(values[first + offset]) << np.uint64(8 * offset)
-    return word
-
-
-@njit(cache=True, inline="always")
-def write_eight(out: np.ndarray, first: Integer, word: np.uint64) -> None:
-    """The eight bytes of ``word`` into ``out[first : first + 8]``, the low byte first."""
-    for offset in range(8):
-        out[first + offset] = (word >> np.uint64(8 * offset)) & np.uint64(0xFF)
 
 
 @njit(cache=True, inline="always")
