@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import Integer, next_uint64
-from zoo_games.batched.words import BYTE_ONES, read_eight, write_eight
+from zoo_games.batched.words import BYTE_ONES, gather_bits, read_eight, write_eight
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -46,7 +47,7 @@ from zoo_games.senet.rules import (
 THROW = 1
 BORNE_OFF = 2
 DANCERS = 4
-#: Columns for the mover's dancer houses: up to 7 dancers, and one spare for the scan.
+#: Columns for the mover's dancer houses: up to 7 dancers, and one spare.
 DANCER_COLUMNS = 8
 BOARD = DANCERS + DANCER_COLUMNS
 #: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
@@ -226,14 +227,24 @@ def backward_destination(
 
 @njit(cache=True, inline="always")
 def find_dancers(row: np.ndarray) -> int:
-    """Write the mover's dancer houses, rearmost first, into the row; return their count."""
+    """Write the mover's dancer houses, rearmost first, into the row; return their count.
+
+    The board is read eight houses at a time (houses 0 and 31 are empty): the mover's bit of
+    each house's code (see :func:`observe`) gathered into a byte gives one bit per house, and
+    the houses are those bits, found lowest first: five or seven steps instead of thirty.
+    """
     board = row[BOARD:]
     houses = row[DANCERS : DANCERS + DANCER_COLUMNS]
-    piece = row[MOVER] + 1
+    mine = np.uint64(row[MOVER])
+    occupied = np.uint64(0)  # bit h: a dancer of the mover's on house h
+    for first in range(0, NUM_HOUSES + 2, 8):
+        bits = gather_bits((read_eight(board, first) >> mine) & BYTE_ONES)
+        occupied |= np.uint64(bits) << np.uint64(first)
     count = 0
-    for house in range(1, NUM_HOUSES + 1):
-        houses[count] = house  # kept only if the dancer is the mover's: no branch
-        count += board[house] == piece
+    while occupied:
+        houses[count] = trailing_zeros(occupied)
+        occupied &= occupied - np.uint64(1)
+        count += 1
     return count
 
 
