@@ -21,11 +21,10 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import Integer, next_uint64
-from zoo_games.batched.words import BYTE_ONES, gather_bits, read_eight, write_eight
+from zoo_games.batched.words import BYTE_ONES, gather_bits, lowest_bit, read_eight, write_eight
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
@@ -242,7 +241,7 @@ def find_dancers(row: np.ndarray) -> int:
         occupied |= np.uint64(bits) << np.uint64(first)
     count = 0
     while occupied:
-        houses[count] = trailing_zeros(occupied)
+        houses[count] = lowest_bit(occupied)
         occupied &= occupied - np.uint64(1)
         count += 1
     return count

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from zoo_games.batched.rng import Integer
 
@@ -74,3 +75,9 @@ def bytes_at_most(sums: np.uint64, limit: Integer) -> int:
 def gather_bits(word: np.uint64) -> int:
     """The eight 0/1 bytes of ``word`` as the bits of one byte, byte ``i`` as bit ``i``."""
     return int((word * GATHER_BYTES) >> _SHIFT_56)
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(word: np.uint64) -> int:
+    """The place of the lowest set bit of a nonzero ``word`` (one instruction)."""
+    return int(trailing_zeros(word))  # type: ignore[call-arg]  # numba's intrinsic, typed by numba
