@@ -155,14 +155,3 @@ def test_instructions_child_plays_and_parent_checks_names() -> None:
     result = run("instructions.py", "--games", "0", "togyz-kumalak")
     assert result.returncode == 2
     assert "--games: expected a whole number >= 1, got 0" in result.stderr
-
-
-def test_instructions_batched_child_steps_the_engine() -> None:
-    # --batched counts steps of the batched engine at batch 4096; OpenSpiel's reference and
-    # PettingZoo's connect_four_v3 have no batched engine.
-    result = run("instructions.py", "--play-batched", "togyz-kumalak", "2")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == "decisions 8192\n"
-    result = run("instructions.py", "--batched", "connect_four_v3")
-    assert result.returncode == 2
-    assert "unknown environment 'connect_four_v3'; known: senet-kendall-5" in result.stderr
