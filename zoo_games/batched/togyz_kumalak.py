@@ -82,16 +82,16 @@ def sow(row: np.ndarray, mover: Integer, start: Integer) -> None:
     balls = holes[start]
     holes[start] = 0
     hole = start if balls > 1 else (start + 1) % NUM_HOLES
-    last = hole
     for _ in range(balls):
-        last = hole
-        if hole == row[TUZDUK]:
-            row[KAZAN] += 1
-        elif hole == row[TUZDUK + 1]:
-            row[KAZAN + 1] += 1
-        else:
-            holes[hole] += 1
-        hole = (hole + 1) % NUM_HOLES
+        holes[hole] += 1
+        hole = hole + 1 if hole < NUM_HOLES - 1 else 0
+    last = hole - 1 if hole > 0 else NUM_HOLES - 1
+    # A tuzduk is empty between moves: what fell into it during the sowing goes to its owner.
+    for player in range(2):
+        tuzduk = row[TUZDUK + player]
+        if tuzduk != NONE:
+            row[KAZAN + player] += holes[tuzduk]
+            holes[tuzduk] = 0
     if last // HOLES_PER_SIDE == mover or last == row[TUZDUK] or last == row[TUZDUK + 1]:
         return
     count = holes[last]
