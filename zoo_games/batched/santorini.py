@@ -25,6 +25,7 @@ from zoo_games.santorini.evaluation import (
     LIMIT,
     MOBILITY_WEIGHT,
     THREAT_WEIGHT,
+    walkable_levels,
 )
 from zoo_games.santorini.observation import (
     CHANNELS,
@@ -255,6 +256,8 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
 
 #: ``NEIGHBOUR_BITS[cell]``: the 25-bit mask of the cell's neighbours (the rules core's).
 NEIGHBOUR_BITS = np.array(NEIGHBOUR_MASK, dtype=np.int64)
+#: The evaluation's own :func:`~zoo_games.santorini.evaluation.walkable_levels`, compiled.
+reachable_levels = njit(cache=True, inline="always")(walkable_levels)
 
 
 @njit(cache=True, inline="always")
@@ -278,9 +281,7 @@ def is_stuck(row: np.ndarray, occupied: Integer, levels: np.ndarray) -> bool:
     for worker in range(2):
         source = row[WORKERS + 2 * row[MOVER] + worker]
         height = heights[source]
-        walkable = levels[0] | levels[1] | levels[2] if height else levels[0] | levels[1]
-        if height == 2:
-            walkable |= levels[3]
+        walkable = reachable_levels(levels, height)
         if walkable & NEIGHBOUR_BITS[source] & ~occupied and row[PARTS + height] > 0:
             return False
     mask = np.zeros(PLAY_ACTIONS, dtype=np.int8)
@@ -297,9 +298,7 @@ def standing(row: np.ndarray, player: Integer, occupied: Integer, levels: np.nda
         height = heights[cell]
         around = NEIGHBOUR_BITS[cell] & ~occupied
         climbs = bit_count(levels[height + 1] & around)
-        walkable = levels[0] | levels[1] | levels[2] if height else levels[0] | levels[1]
-        if height == 2:
-            walkable |= levels[3]
+        walkable = reachable_levels(levels, height)
         total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * bit_count(walkable & around)
         total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
     return total

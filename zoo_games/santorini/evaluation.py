@@ -15,6 +15,10 @@ out boxing the opponent in by counting), which lets the agents look for immediat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from zoo_games.santorini.rules import (
     NEIGHBOUR_MASK,
     NEIGHBOURS_ON_BOARD,
@@ -58,6 +62,21 @@ def evaluate(state: SantoriniState, player: int) -> float:
     return max(-LIMIT, min(LIMIT, score))
 
 
+def walkable_levels(levels: Sequence[int] | np.ndarray, height: int) -> int:
+    """The cells a worker standing on ``height`` may step onto, by level, as one cell mask.
+
+    ``levels[h]`` is the mask of the cells of height ``h``; a worker climbs at most one level,
+    so these are levels 0 .. ``height + 1`` (never a dome: ``height`` is at most 2). Plain
+    Python over a list or an array: the batched kernels compile this very function.
+    """
+    walkable = levels[0] | levels[1]
+    if height:
+        walkable |= levels[2]
+    if height == 2:
+        walkable |= levels[3]
+    return int(walkable)
+
+
 def _standing(state: SantoriniState, player: int) -> float:
     """The weighted terms of :func:`evaluate` for ``player``'s two workers."""
     heights, levels, workers = state.heights, state.levels, state.workers
@@ -67,10 +86,7 @@ def _standing(state: SantoriniState, player: int) -> float:
         height = heights[cell]
         around = NEIGHBOUR_MASK[cell] & ~occupied
         climbs = (levels[height + 1] & around).bit_count()
-        # Free cells at most one level up: levels 0 .. height + 1 (never a dome: height <= 2).
-        walkable = levels[0] | levels[1] | levels[2] if height else levels[0] | levels[1]
-        if height == 2:
-            walkable |= levels[3]
+        walkable = walkable_levels(levels, height)
         total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * (walkable & around).bit_count()
         total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
     return total
@@ -111,10 +127,7 @@ def _opponent_surely_moves(state: SantoriniState, occupied: int) -> bool:
     opponent = 1 - state.mover
     for cell in state.workers[2 * opponent : 2 * opponent + 2]:
         height = heights[cell]
-        walkable = levels[0] | levels[1] | (levels[2] if height else 0)
-        if height == 2:
-            walkable |= levels[3]
-        room = (walkable & NEIGHBOUR_MASK[cell] & ~occupied).bit_count()
+        room = (walkable_levels(levels, height) & NEIGHBOUR_MASK[cell] & ~occupied).bit_count()
         if room >= 3 and parts[height] >= 2:
             return True
     return False
