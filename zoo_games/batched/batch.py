@@ -8,7 +8,10 @@ functions over ONE game, which read like the rules:
 * ``begin_turn(row, config, rngs, game)``: resolve chance before the mover decides (Senet
   throws its sticks; :func:`no_chance` for the other games);
 * ``legal_mask(row, config, mask) -> count``: write the mover's legal actions, count them;
-* ``observe(row, config, out)``: write the mover's observation as bytes,
+* ``observe(row, config, out)``: write the mover's observation as bytes;
+* ``kth_legal(row, mask, k)``: the ``k``-th of the mover's legal actions in increasing order
+  (from 0), right after ``legal_mask``: :func:`kth_legal_in_mask` reads it off the mask; a game
+  whose ``legal_mask`` lists its legal actions in the row reads the list (Senet),
 
 and a :class:`GameKernels` describing its state row. Everything else is here and serves
 every game alike: stepping a batch (apply the actions, resolve chance, find the legal
@@ -151,7 +154,7 @@ def step_one(
             row[column] = initial[column]
         legal = prepare_turn(config, states, rngs, masks, game)
     game_kernels.observe(row, config, observations[game])
-    sample_one(masks, rngs, sampled, game, legal)
+    sample_one(states, masks, rngs, sampled, game, legal)
 
 
 def step_serial(
@@ -229,7 +232,7 @@ def prepare_games(
     for game in games:
         legal = prepare_turn(config, states, rngs, masks, game)
         game_kernels.observe(states[game], config, observations[game])
-        sample_one(masks, rngs, sampled, game, legal)
+        sample_one(states, masks, rngs, sampled, game, legal)
 
 
 class Loops(NamedTuple):
@@ -238,6 +241,8 @@ class Loops(NamedTuple):
     step_serial: Any
     step_parallel: Any
     prepare_games: Any
+    sample_serial: Any
+    sample_parallel: Any
 
 
 @cache
@@ -256,11 +261,14 @@ def compile_loops(module: types.ModuleType) -> Loops:
         return compile_for_game(function, module, namespace, **options)
 
     copy(prepare_turn, inline="always")
+    copy(sample_one, inline="always")
     copy(step_one, inline="always")
     return Loops(
         step_serial=copy(step_serial, **UNCOUNTED),
         step_parallel=copy(step_parallel, parallel=True, **UNCOUNTED),
         prepare_games=copy(prepare_games, **UNCOUNTED),
+        sample_serial=copy(sample_serial, **UNCOUNTED),
+        sample_parallel=copy(sample_parallel, parallel=True, **UNCOUNTED),
     )
 
 
@@ -295,9 +303,10 @@ def count_legal(mask: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def kth_legal(mask: np.ndarray, k: Integer) -> int:
+def kth_legal_in_mask(row: np.ndarray, mask: np.ndarray, k: Integer) -> int:
     """The ``k``-th legal action of a mask (counting from 0; the mask allows more than ``k``).
 
+    The ``kth_legal`` of a game that keeps nothing but the mask (``row`` is not read).
     Eight bytes at a time: the legal actions of each word are counted (:func:`byte_sum`) until
     the word holding the ``k``-th one. Within that word, multiplying by ``BYTE_ONES`` turns
     each byte into the number of legal actions up to it, and the action's place is the number
@@ -315,26 +324,32 @@ def kth_legal(mask: np.ndarray, k: Integer) -> int:
         first += 8
 
 
-@njit(cache=True, inline="always")
 def sample_one(
-    masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray, game: Integer, count: Integer
+    states: np.ndarray,
+    masks: np.ndarray,
+    rngs: np.ndarray,
+    actions: np.ndarray,
+    game: Integer,
+    count: Integer,
 ) -> None:
     """A uniformly random legal action of one game, which has ``count``: the k-th, k uniform."""
-    actions[game] = kth_legal(masks[game], below(rngs, game, count))
+    actions[game] = game_kernels.kth_legal(states[game], masks[game], below(rngs, game, count))
 
 
-@njit(cache=True, **UNCOUNTED)
-def sample_serial(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray) -> None:
+def sample_serial(
+    states: np.ndarray, masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray
+) -> None:
     """One uniformly random legal action per game, one game after the other."""
     for game in range(masks.shape[0]):
-        sample_one(masks, rngs, actions, game, count_legal(masks[game]))
+        sample_one(states, masks, rngs, actions, game, count_legal(masks[game]))
 
 
-@njit(cache=True, parallel=True, **UNCOUNTED)
-def sample_parallel(masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray) -> None:
+def sample_parallel(
+    states: np.ndarray, masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray
+) -> None:
     """One uniformly random legal action per game, on numba's threads."""
     for game in prange(masks.shape[0]):
-        sample_one(masks, rngs, actions, np.int64(game), count_legal(masks[game]))
+        sample_one(states, masks, rngs, actions, np.int64(game), count_legal(masks[game]))
 
 
 @njit(cache=True)

@@ -123,9 +123,9 @@ class BatchedEngine:
         actions = np.empty(self.batch_size, dtype=np.int64)
         if self._parallel:
             numba.set_num_threads(self.threads)
-            batch.sample_parallel(self._masks, self._rngs, actions)
+            self._loops.sample_parallel(self._states, self._masks, self._rngs, actions)
         else:
-            batch.sample_serial(self._masks, self._rngs, actions)
+            self._loops.sample_serial(self._states, self._masks, self._rngs, actions)
         return actions
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray]:

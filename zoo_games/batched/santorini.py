@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
 from zoo_games.batched.rng import Integer
 from zoo_games.santorini.evaluation import (
     CLIMB_WEIGHT,
@@ -128,6 +128,7 @@ def play_mask(row: np.ndarray, mask: np.ndarray) -> int:
 
 #: No chance in this game: the mover decides at once.
 begin_turn = no_chance
+kth_legal = kth_legal_in_mask
 
 
 @njit(cache=True, inline="always")

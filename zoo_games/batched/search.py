@@ -146,14 +146,9 @@ def win_by_trying(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: n
     return -1
 
 
-def random_legal(mask: np.ndarray, count: Integer, rngs: np.ndarray) -> int:
-    """A uniformly random legal action: the k-th of the ``count`` legal ones, k uniform."""
-    remaining = below(rngs, 0, count)
-    for action in range(mask.shape[0]):
-        remaining -= mask[action]
-        if remaining < 0:
-            return action
-    return -1
+def random_legal(row: np.ndarray, mask: np.ndarray, count: Integer, rngs: np.ndarray) -> int:
+    """A uniformly random legal action: the game's ``kth_legal`` of ``count``, k uniform."""
+    return int(game_kernels.kth_legal(row, mask, below(rngs, 0, count)))
 
 
 def evaluate_position(row: np.ndarray, config: np.ndarray) -> float:
@@ -188,7 +183,7 @@ def rollout(
             return returns(1 - mover)[0]
         if take_wins and find_win(row, config, mask, rngs) >= 0:
             return returns(mover)[0]
-        outcome = play_move(row, random_legal(mask, count, rngs), config, rngs, 0)
+        outcome = play_move(row, random_legal(row, mask, count, rngs), config, rngs, 0)
         if outcome != ONGOING:
             return returns(outcome)[0]
         moves += 1

@@ -4,14 +4,19 @@ Each function reads like the rule it implements, quoted in its docstring; the ru
 ``zoo_games/senet/rules.py`` is the reference they are tested against move for move.
 
 State row (``uint8``): ``[mover, throw, spools borne off, cons borne off, the mover's dancer
-houses (8 columns), 0, house 1 .. house 30, 0, 0]``; ``board = row[BOARD:]`` is indexed by
+houses (8 columns), where each of those dancers' legal move ends (8 columns), the legal
+actions (8 columns), 0, house 1 .. house 30, 0, 0]``; ``board = row[BOARD:]`` is indexed by
 house number like the rules core's board (0 empty, 1 a spool, 2 a con). The houses 0, 31 and
 32 around the path stay empty: a dancer's neighbours can be read without a bounds test, and the
 board is read eight houses at a time by :func:`observe`. The throw is never 0 when a
-player decides: the sticks are thrown in ``begin_turn`` with the game's own generator. The
-mover's dancer houses (rearmost first) are derived from the board by ``legal_mask``, which
-runs first on every turn, and read by ``observe`` and ``play``: one scan of the board per
-turn instead of three. Options: ``[skyruk, num_pieces, blockade_length]``.
+player decides: the sticks are thrown in ``begin_turn`` with the game's own generator.
+
+What ``legal_mask`` works out on every turn (it runs first) is kept in the row for the rest
+of the turn: the mover's dancer houses (rearmost first), read by ``observe`` and ``play``;
+where each dancer's legal move ends, so that ``play`` moves it without working the move out
+again; and the legal actions in increasing order, so that :func:`kth_legal` picks the k-th
+without scanning the mask. These columns say nothing about the position itself (positions in
+and out ignore them). Options: ``[skyruk, num_pieces, blockade_length]``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,14 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
 from zoo_games.batched.rng import Integer, next_uint64
-from zoo_games.batched.words import BYTE_ONES, gather_bits, lowest_bit, read_eight, write_eight
+from zoo_games.batched.words import (
+    BYTE_ONES,
+    count_bits,
+    gather_bits,
+    lowest_bit,
+    read_eight,
+    write_eight,
+)
 from zoo_games.senet.evaluation import BLOCKADE_WEIGHT, LIMIT, PROGRESS_WEIGHT, SAFETY_WEIGHT
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
@@ -47,9 +59,12 @@ from zoo_games.senet.rules import (
 THROW = 1
 BORNE_OFF = 2
 DANCERS = 4
-#: Columns for the mover's dancer houses: up to 7 dancers, and one spare.
+#: Columns for the mover's dancer houses, their moves' ends, and the legal actions: up to 7
+#: dancers (or the pass), and one spare.
 DANCER_COLUMNS = 8
-BOARD = DANCERS + DANCER_COLUMNS
+DESTINATIONS = DANCERS + DANCER_COLUMNS
+LEGAL = DESTINATIONS + DANCER_COLUMNS
+BOARD = LEGAL + DANCER_COLUMNS
 #: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
 BOARD_COLUMNS = NUM_HOUSES + 3
 ROW_LENGTH = BOARD + BOARD_COLUMNS
@@ -67,9 +82,12 @@ THROW_BY_SIXTEENTH = np.repeat(
 assert THROW_BY_SIXTEENTH.shape == (16,)
 #: The top four of a draw's 64 bits: its sixteenth of the unit interval.
 SIXTEENTH_SHIFT = np.uint64(60)
-#: ``IS_SAFE[house]``: no dancer can be beaten there. ``GIVES_EXTRA_TURN[throw]``.
-IS_SAFE = np.array([h in SAFE_HOUSES for h in range(OFF + 1)])
+#: ``GIVES_EXTRA_TURN[throw]``.
 GIVES_EXTRA_TURN = np.array([t in EXTRA_TURN_THROWS for t in range(6)])
+#: A house mask has bit ``h`` set when house ``h`` is in it: the safe houses, where no
+#: dancer can be beaten.
+SAFE = np.uint64(sum(1 << house for house in SAFE_HOUSES))
+ONE = np.uint64(1)
 
 
 @njit(cache=True, inline="always")
@@ -83,59 +101,6 @@ def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Inte
     """
     if row[THROW] == 0:
         row[THROW] = THROW_BY_SIXTEENTH[next_uint64(rngs, game) >> SIXTEENTH_SHIFT]
-
-
-@njit(cache=True, inline="always")
-def is_protected(board: np.ndarray, house: Integer, skyruk: bool) -> bool:
-    """Whether the dancer on ``house`` is protected: "next to one of its side, it is safe".
-
-    Kendall: any dancer with a neighbour of its own side. Skyruk: only the first and last
-    dancers of a row, that is dancers with exactly one neighbour of their side. (Houses 0 and
-    31 are always empty, so the ends of the path need no test.)
-    """
-    piece = board[house]
-    friends = int(board[house - 1] == piece) + int(board[house + 1] == piece)
-    return friends == 1 if skyruk else friends >= 1
-
-
-@njit(cache=True, inline="always")
-def jumps_blockade(board: np.ndarray, source: Integer, target: Integer, need: Integer) -> bool:
-    """Whether the move jumps a blockade: "a row of ``need`` or more opponents blocks".
-
-    A row is a maximal run of the opponent's dancers on consecutive houses lying entirely
-    between ``source`` and ``target``; a row running into the target house is not jumped.
-    """
-    opponent = 3 - board[source]
-    step = 1 if target > source else -1
-    run = 0
-    for house in range(source + step, target, step):
-        if board[house] == opponent:
-            run += 1
-        elif run >= need:
-            return True
-        else:
-            run = 0
-    return bool(run >= need and board[target] != opponent)
-
-
-@njit(cache=True, inline="always")
-def landing(
-    board: np.ndarray, source: Integer, target: Integer, skyruk: bool, need: Integer
-) -> Integer:
-    """``target`` if a dancer on ``source`` may land there, else ``NO_MOVE``.
-
-    "A dancer may not land on one of its own side; landing on an opponent beats it (the two
-    swap houses) unless it stands on a safe house or is protected; no move jumps a blockade."
-    """
-    occupant = board[target]
-    # Evaluated whole (``|``, ``&``) rather than tested in turn: these outcomes follow the
-    # random board, and unpredictable branches cost more than the few reads.
-    guarded = (occupant != EMPTY) & (IS_SAFE[target] | is_protected(board, target, skyruk))
-    if (occupant == board[source]) | guarded:
-        return NO_MOVE
-    if abs(target - source) > need and jumps_blockade(board, source, target, need):
-        return NO_MOVE
-    return target
 
 
 @njit(cache=True, inline="always")
@@ -192,60 +157,117 @@ def skyruk_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) 
 
 
 @njit(cache=True, inline="always")
-def forward_destination(
-    board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
-) -> Integer:
-    """Where a dancer moving ``steps`` forward from ``source`` ends, or ``NO_MOVE``.
+def house_range(low: Integer, high: Integer) -> np.uint64:
+    """The houses ``low`` to ``high`` as a house mask (empty when ``high < low``)."""
+    if high < low:
+        return np.uint64(0)
+    return ((ONE << np.uint64(high + 1)) - ONE) & ~((ONE << np.uint64(low)) - ONE)
 
-    The end is a house, OFF, or ``source`` itself (waiting in the Water). Rule: "Every dancer
-    must stop on the House of Happiness (26)": Kendall requires the exact throw, Skyruk stops
-    a longer throw there.
+
+@njit(cache=True, inline="always")
+def side_houses(board: np.ndarray, side: Integer) -> np.uint64:
+    """The house mask of ``side``'s dancers (0 the spools, 1 the cons), houses 0 to 31.
+
+    Read eight houses at a time: the side's bit of each house's code (see :func:`observe`),
+    gathered from eight bytes into one.
     """
-    skyruk = config[SKYRUK] == 1
-    if source < HAPPINESS:
-        target = source + steps
-        if target > HAPPINESS:
-            if not skyruk:
-                return NO_MOVE
-            target = HAPPINESS
-        return landing(board, source, target, skyruk, config[BLOCKADE_LENGTH])
-    if skyruk:
-        return skyruk_beyond_happiness(board, source, steps)
-    return kendall_beyond_happiness(board, source, steps)
+    houses = np.uint64(0)
+    for first in range(0, NUM_HOUSES + 2, 8):
+        byte = gather_bits((read_eight(board, first) >> np.uint64(side)) & BYTE_ONES)
+        houses |= np.uint64(byte) << np.uint64(first)
+    return houses
 
 
 @njit(cache=True, inline="always")
-def backward_destination(
-    board: np.ndarray, source: Integer, steps: Integer, config: np.ndarray
-) -> Integer:
-    """Rule: "A player who cannot move forward must move backward", never before house 1."""
-    target = source - steps
-    if target < 1:
-        return NO_MOVE
-    return landing(board, source, target, config[SKYRUK] == 1, config[BLOCKADE_LENGTH])
-
-
-@njit(cache=True, inline="always")
-def find_dancers(row: np.ndarray) -> int:
+def list_dancers(row: np.ndarray, mine: np.uint64) -> int:
     """Write the mover's dancer houses, rearmost first, into the row; return their count.
 
-    The board is read eight houses at a time (houses 0 and 31 are empty): the mover's bit of
-    each house's code (see :func:`observe`) gathered into a byte gives one bit per house, and
-    the houses are those bits, found lowest first: five or seven steps instead of thirty.
+    ``mine`` is the mover's house mask (:func:`side_houses`).
     """
-    board = row[BOARD:]
     houses = row[DANCERS : DANCERS + DANCER_COLUMNS]
-    mine = np.uint64(row[MOVER])
-    occupied = np.uint64(0)  # bit h: a dancer of the mover's on house h
-    for first in range(0, NUM_HOUSES + 2, 8):
-        bits = gather_bits((read_eight(board, first) >> mine) & BYTE_ONES)
-        occupied |= np.uint64(bits) << np.uint64(first)
     count = 0
-    while occupied:
-        houses[count] = lowest_bit(occupied)
-        occupied &= occupied - np.uint64(1)
+    while mine:
+        houses[count] = lowest_bit(mine)
+        mine &= mine - ONE
         count += 1
     return count
+
+
+@njit(cache=True, inline="always")
+def protected_houses(houses: np.uint64, skyruk: bool) -> np.uint64:
+    """The dancers of ``houses`` (one side's house mask) that are protected.
+
+    "A dancer next to one of its side is protected": under Kendall's rules on either hand,
+    under Skyruk's on one hand only (the first and last dancers of a row). (Houses 0 and 31
+    are always empty, so the ends of the path need no test.)
+    """
+    after, before = houses << ONE, houses >> ONE  # one of the side on the house before / after
+    return houses & ((after ^ before) if skyruk else (after | before))
+
+
+@njit(cache=True, inline="always")
+def closed_houses(mine: np.uint64, theirs: np.uint64, skyruk: bool) -> np.uint64:
+    """The houses a dancer of the mover's may not land on (house masks in and out).
+
+    "A dancer may not land on one of its own side; landing on an opponent beats it unless it
+    stands on a safe house or is protected."
+    """
+    return mine | (theirs & (SAFE | protected_houses(theirs, skyruk)))
+
+
+@njit(cache=True, inline="always")
+def ahead(houses: np.uint64, distance: Integer, forward: bool) -> np.uint64:
+    """``houses`` as seen from ``distance`` houses back, in the direction of a move.
+
+    Bit ``x`` of the result is set when house ``x + distance`` (moving forward;
+    ``x - distance`` moving backward) is in ``houses``.
+    """
+    if forward:
+        return houses >> np.uint64(distance)
+    return houses << np.uint64(distance)
+
+
+@njit(cache=True, inline="always")
+def blockade_jumpers(theirs: np.uint64, steps: Integer, forward: bool, need: Integer) -> np.uint64:
+    """The houses from which a move of ``steps`` jumps a blockade (a house mask).
+
+    "No move jumps a blockade: a row of ``need`` or more opponents lying entirely between the
+    dancer and where it lands; a row running into that house is not jumped." A row ends,
+    in the direction of the move, on the first house after it: a house that is not the
+    opponent's, the ``need`` houses before it being the opponent's. A move from ``x`` jumps
+    the row when that end lies from ``x + need + 1`` (the row starts after ``x``) up to the
+    landing house ``x + steps`` itself. (Houses after Happiness are left out: no move runs
+    past it onto the path beyond.)
+    """
+    ends = ~theirs & house_range(0, HAPPINESS)
+    for back in range(1, need + 1):
+        ends &= ahead(theirs, back, not forward)
+    jumpers = np.uint64(0)
+    for distance in range(need + 1, steps + 1):
+        jumpers |= ahead(ends, distance, forward)
+    return jumpers
+
+
+@njit(cache=True, inline="always")
+def movable_dancers(
+    mine: np.uint64, theirs: np.uint64, steps: Integer, forward: bool, config: np.ndarray
+) -> np.uint64:
+    """The houses before Happiness whose dancer may move ``steps`` houses (a house mask).
+
+    Forward, a dancer "must stop on the House of Happiness (26)": Kendall's rules require
+    the exact throw to reach it, Skyruk's stop a longer throw there. Backward, no move goes
+    before house 1. (From Happiness on, the rules of the last houses apply:
+    :func:`kendall_beyond_happiness`, :func:`skyruk_beyond_happiness`.)
+    """
+    skyruk = config[SKYRUK] == 1
+    closed = closed_houses(mine, theirs, skyruk)
+    if forward:
+        lands = ~ahead(closed, steps, True) & house_range(1, HAPPINESS - steps)
+        if skyruk and not (closed >> np.uint64(HAPPINESS)) & ONE:
+            lands |= house_range(HAPPINESS + 1 - steps, HAPPINESS - 1)
+    else:
+        lands = ~ahead(closed, steps, False) & house_range(steps + 1, HAPPINESS - 1)
+    return mine & lands & ~blockade_jumpers(theirs, steps, forward, config[BLOCKADE_LENGTH])
 
 
 @njit(cache=True, inline="always")
@@ -255,34 +277,79 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     Dancer ``i`` is the mover's ``i``-th dancer from the rear: forward by the throw ``s`` is
     action ``10 i + s``, backward ``10 i + 11 - s``. Under Skyruk's rules a dancer resting on
     the House of Happiness moves on with this re-throw: it is the only legal move.
+
+    The board is read as two house masks (bit ``h`` for house ``h``), the mover's dancers and
+    the opponent's, and the rules are applied to every dancer before Happiness at once
+    (:func:`movable_dancers`): a few shifts, where testing each dancer in turn branched on the
+    random board. Also kept in the row for ``play`` and :func:`kth_legal`: the dancers'
+    houses, where each dancer's move ends, and the legal actions in increasing order.
     """
     board = row[BOARD:]
+    throw = int(row[THROW])
+    skyruk = config[SKYRUK] == 1
+    mine, theirs = side_houses(board, row[MOVER]), side_houses(board, 1 - row[MOVER])
+    dancers = list_dancers(row, mine)
     houses = row[DANCERS:]
-    throw = np.int64(row[THROW])
-    dancers = find_dancers(row)
     mask[:] = 0
-    if config[SKYRUK] == 1 and board[HAPPINESS] == row[MOVER] + 1:
+    if skyruk and (mine >> np.uint64(HAPPINESS)) & ONE:
         for dancer in range(dancers):
             if houses[dancer] == HAPPINESS:
-                mask[10 * dancer + throw] = 1
+                destination = skyruk_beyond_happiness(board, HAPPINESS, throw)
+                keep_move(row, mask, 0, dancer, 10 * dancer + throw, destination)
         return 1
+    movable = movable_dancers(mine, theirs, throw, True, config)
     count = 0
     for dancer in range(dancers):
-        # Stored whether legal or not (the mask is 0 there already): no branch to mispredict.
-        legal = forward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE
-        mask[10 * dancer + throw] = legal
-        count += legal
+        house = int(houses[dancer])
+        if house < HAPPINESS:
+            can_move = (movable >> np.uint64(house)) & ONE
+            # Skyruk's rules stop a longer throw on Happiness (Kendall's leave it unmovable).
+            destination = min(house + throw, HAPPINESS) if can_move else NO_MOVE
+        elif skyruk:
+            destination = skyruk_beyond_happiness(board, house, throw)
+        else:
+            destination = kendall_beyond_happiness(board, house, throw)
+        count += keep_move(row, mask, count, dancer, 10 * dancer + throw, destination)
     if count == 0:
+        movable = movable_dancers(mine, theirs, throw, False, config)
         for dancer in range(dancers):
-            if houses[dancer] >= HAPPINESS:
-                break
-            if backward_destination(board, np.int64(houses[dancer]), throw, config) != NO_MOVE:
-                mask[10 * dancer + 11 - throw] = 1
-                count += 1
+            house = int(houses[dancer])
+            destination = house - throw if (movable >> np.uint64(house)) & ONE else NO_MOVE
+            count += keep_move(row, mask, count, dancer, 10 * dancer + 11 - throw, destination)
     if count == 0:
         mask[PASS] = 1
+        row[LEGAL] = PASS
         count = 1
     return count
+
+
+@njit(cache=True, inline="always")
+def keep_move(
+    row: np.ndarray,
+    mask: np.ndarray,
+    count: Integer,
+    dancer: Integer,
+    action: Integer,
+    destination: Integer,
+) -> bool:
+    """Whether the move ends somewhere, that is, it is legal.
+
+    If it is, ``action`` becomes the ``count``-th legal action and ``dancer``'s move ends on
+    ``destination``. Everything is stored whether the move is legal or not (an illegal move's
+    mask entry is 0 already, and its other entries are overwritten by the next legal move or
+    never read): no branch to mispredict on the random board.
+    """
+    legal = destination != NO_MOVE
+    mask[action] = legal
+    row[DESTINATIONS + dancer] = destination
+    row[LEGAL + count] = action
+    return legal
+
+
+@njit(cache=True, inline="always")
+def kth_legal(row: np.ndarray, mask: np.ndarray, k: Integer) -> int:
+    """The ``k``-th legal action (from 0), as ``legal_mask`` listed them."""
+    return int(row[LEGAL + k])
 
 
 @njit(cache=True, inline="always")
@@ -293,22 +360,20 @@ def play(
 
     "A beaten dancer takes the house its attacker left. A throw of 1, 4 or 5 gives another
     throw, except to a dancer waiting in the Water. Under Skyruk's rules a dancer reaching
-    the House of Happiness moves on at once with a new throw."
+    the House of Happiness moves on at once with a new throw." Where the dancer's move ends
+    was worked out by ``legal_mask`` this turn.
     """
     board = row[BOARD:]
-    throw = np.int64(row[THROW])
+    throw = row[THROW]
     mover = row[MOVER]
     row[THROW] = 0
     if action == PASS:
         row[MOVER] = 1 - mover
         return ONGOING
-    dancer, rest = divmod(action - 1, 10)
+    dancer = (action - 1) // 10
     piece = mover + 1
-    source = np.int64(row[DANCERS + dancer])
-    if rest < 5:
-        destination = forward_destination(board, source, throw, config)
-    else:
-        destination = backward_destination(board, source, throw, config)
+    source = row[DANCERS + dancer]
+    destination = row[DESTINATIONS + dancer]
     if destination == OFF:
         board[source] = EMPTY
         row[BORNE_OFF + mover] += 1
@@ -413,39 +478,16 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     The same terms, weights and clipping, summed in the same order (so the same float): the
     return once a side has borne off all its dancers, else progress (31 per dancer borne off
     plus the houses of those on the board), safe dancers and blockading dancers, own minus
-    the opponent's. The throw is not read: a chance node scores as its decision nodes do.
+    the opponent's (:func:`side_terms`). The throw is not read: a chance node scores as its
+    decision nodes do.
     """
     pieces = config[NUM_PIECES]
     for side in range(2):
         if row[BORNE_OFF + side] == pieces:
             return 1.0 if side == player else -1.0
     board = row[BOARD:]
-    skyruk = config[SKYRUK] == 1
-    need = config[BLOCKADE_LENGTH]
-    # Per side (spools, cons): scalars, not arrays, so that nothing is allocated.
-    progress_0, progress_1 = OFF * np.int64(row[BORNE_OFF]), OFF * np.int64(row[BORNE_OFF + 1])
-    safe_0, safe_1, blockading_0, blockading_1 = 0, 0, 0, 0
-    run_piece, run = 0, 0
-    # House 31 is always empty: it ends the last row of dancers.
-    for house in range(1, NUM_HOUSES + 2):
-        piece = int(board[house])
-        if piece != run_piece:
-            if run_piece and run >= need:
-                if run_piece == 1:
-                    blockading_0 += run
-                else:
-                    blockading_1 += run
-            run_piece, run = piece, 0
-        if not piece:
-            continue
-        run += 1
-        is_safe = IS_SAFE[house] or is_protected(board, house, skyruk)
-        if piece == 1:
-            progress_0 += house
-            safe_0 += is_safe
-        else:
-            progress_1 += house
-            safe_1 += is_safe
+    progress_0, safe_0, blockading_0 = side_terms(row, config, side_houses(board, 0), 0)
+    progress_1, safe_1, blockading_1 = side_terms(row, config, side_houses(board, 1), 1)
     sign = 1 if player == 0 else -1
     score = (
         PROGRESS_WEIGHT * (sign * (progress_0 - progress_1)) / (OFF * pieces)
@@ -453,3 +495,29 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
         + BLOCKADE_WEIGHT * (sign * (blockading_0 - blockading_1)) / pieces
     )
     return max(-LIMIT, min(LIMIT, score))
+
+
+@njit(cache=True, inline="always")
+def side_terms(
+    row: np.ndarray, config: np.ndarray, houses: np.uint64, side: Integer
+) -> tuple[int, int, int]:
+    """One side's progress, safe dancers and blockading dancers; ``houses``: its house mask.
+
+    Safe: on a safe house or protected (:func:`protected_houses`). Blockading: in a row of
+    the side's dancers at least ``blockade_length`` long, that is, within ``need``
+    consecutive houses of the side's counted from some house.
+    """
+    need = config[BLOCKADE_LENGTH]
+    progress = OFF * int(row[BORNE_OFF + side])
+    rest = houses
+    while rest:
+        progress += lowest_bit(rest)
+        rest &= rest - ONE
+    safe = count_bits(houses & (SAFE | protected_houses(houses, config[SKYRUK] == 1)))
+    row_starts = houses
+    for later in range(1, need):
+        row_starts &= houses >> np.uint64(later)
+    in_rows = np.uint64(0)
+    for later in range(need):
+        in_rows |= row_starts << np.uint64(later)
+    return progress, safe, count_bits(in_rows)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, no_chance
+from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
 from zoo_games.batched.rng import Integer
 from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
@@ -42,6 +42,7 @@ STOP_AT_MAJORITY, TESAURO = 0, 1
 
 #: No chance in this game: the mover decides at once.
 begin_turn = no_chance
+kth_legal = kth_legal_in_mask
 
 
 @njit(cache=True, inline="always")

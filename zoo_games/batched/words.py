@@ -81,3 +81,20 @@ def gather_bits(word: np.uint64) -> int:
 def lowest_bit(word: np.uint64) -> int:
     """The place of the lowest set bit of a nonzero ``word`` (one instruction)."""
     return int(trailing_zeros(word))  # type: ignore[call-arg]  # numba's intrinsic, typed by numba
+
+
+_BIT_PAIRS = np.uint64(0x5555555555555555)
+_BIT_QUADS = np.uint64(0x3333333333333333)
+_BIT_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_ONE, _TWO, _FOUR = np.uint64(1), np.uint64(2), np.uint64(4)
+
+
+@njit(cache=True, inline="always")
+def count_bits(word: np.uint64) -> int:
+    """How many bits of ``word`` are set.
+
+    The bits are summed in pairs, then fours, then bytes, and the bytes by :func:`byte_sum`.
+    """
+    pairs = word - ((word >> _ONE) & _BIT_PAIRS)
+    quads = (pairs & _BIT_QUADS) + ((pairs >> _TWO) & _BIT_QUADS)
+    return byte_sum((quads + (quads >> _FOUR)) & _BIT_NIBBLES)
