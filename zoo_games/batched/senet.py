@@ -243,8 +243,11 @@ def blockade_jumpers(theirs: np.uint64, steps: Integer, forward: bool, need: Int
     for back in range(1, need + 1):
         ends &= ahead(theirs, back, not forward)
     jumpers = np.uint64(0)
-    for distance in range(need + 1, steps + 1):
-        jumpers |= ahead(ends, distance, forward)
+    # Distances 3 to 5 (``need`` is 2 or 3, a throw at most 5), each kept or not by a mask:
+    # no loop whose length follows the throw, so no branch to mispredict.
+    for distance in range(3, 6):
+        wanted = (distance > need) & (distance <= steps)
+        jumpers |= ahead(ends, distance, forward) & (np.uint64(0) - np.uint64(wanted))
     return jumpers
 
 
@@ -288,10 +291,10 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     throw = int(row[THROW])
     skyruk = config[SKYRUK] == 1
     mine, theirs = side_houses(board, row[MOVER]), side_houses(board, 1 - row[MOVER])
-    dancers = list_dancers(row, mine)
     houses = row[DANCERS:]
     mask[:] = 0
     if skyruk and (mine >> np.uint64(HAPPINESS)) & ONE:
+        dancers = list_dancers(row, mine)
         for dancer in range(dancers):
             if houses[dancer] == HAPPINESS:
                 destination = skyruk_beyond_happiness(board, HAPPINESS, throw)
@@ -299,8 +302,12 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
         return 1
     movable = movable_dancers(mine, theirs, throw, True, config)
     count = 0
-    for dancer in range(dancers):
-        house = int(houses[dancer])
+    dancers = 0
+    rest = mine
+    while rest:  # the dancers, rearmost first, listed as they are judged (one loop, not two)
+        house = lowest_bit(rest)
+        rest &= rest - ONE
+        houses[dancers] = house
         if house < HAPPINESS:
             can_move = (movable >> np.uint64(house)) & ONE
             # Skyruk's rules stop a longer throw on Happiness (Kendall's leave it unmovable).
@@ -309,7 +316,8 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
             destination = skyruk_beyond_happiness(board, house, throw)
         else:
             destination = kendall_beyond_happiness(board, house, throw)
-        count += keep_move(row, mask, count, dancer, 10 * dancer + throw, destination)
+        count += keep_move(row, mask, count, dancers, 10 * dancers + throw, destination)
+        dancers += 1
     if count == 0:
         movable = movable_dancers(mine, theirs, throw, False, config)
         for dancer in range(dancers):
