@@ -120,6 +120,21 @@ def test_an_illegal_action_raises_and_changes_nothing(label: str) -> None:
     assert np.array_equal(engine.sample_legal_actions(), twin.sample_legal_actions())
 
 
+def test_a_threaded_step_with_an_illegal_action_changes_no_game() -> None:
+    """Every action is checked before any game moves: the first illegal game is named."""
+    size = batched.engine.PARALLEL_MIN_BATCH
+    engine = played(batched.make("senet-skyruk-7", batch_size=size, seed=2, threads=2), 5)
+    actions = engine.sample_legal_actions()
+    for game in (size - 1, 1500):
+        actions[game] = int(np.flatnonzero(engine.action_mask[game] == 0)[0])
+    before = (engine.states.copy(), engine.observation.copy(), engine.action_mask.copy())
+    with pytest.raises(ValueError, match="game 1500: action"):
+        engine.step(actions)
+    after = (engine.states, engine.observation, engine.action_mask)
+    for old, new in zip(before, after, strict=True):
+        assert np.array_equal(old, new)
+
+
 @pytest.mark.parametrize("label", ["senet-skyruk-7", "togyz-kumalak", "santorini-placement"])
 def test_a_seed_reproduces_every_game_and_another_seed_does_not(label: str) -> None:
     first = played(batched.make(label, batch_size=32, seed=11), 80)

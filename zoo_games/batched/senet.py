@@ -1,22 +1,27 @@
 """Senet kernels (Kendall's and Skyruk's rules, 5 or 7 dancers) over one game's state row.
 
-Each function reads like the rule it implements, quoted in its docstring; the rules core
-``zoo_games/senet/rules.py`` is the reference they are tested against move for move.
+Each function applies the rule quoted in its docstring; ``zoo_games/senet/reference.py``, the
+plain statement of the rules, and the rules core are what they are tested against, move for
+move.
 
 State row (``uint8``): ``[mover, throw, spools borne off, cons borne off, the mover's dancer
-houses (8 columns), where each of those dancers' legal move ends (8 columns), the legal
-actions (8 columns), 0, house 1 .. house 30, 0, 0]``; ``board = row[BOARD:]`` is indexed by
-house number like the rules core's board (0 empty, 1 a spool, 2 a con). The houses 0, 31 and
-32 around the path stay empty: a dancer's neighbours can be read without a bounds test, and the
-board is read eight houses at a time by :func:`observe`. The throw is never 0 when a
-player decides: the sticks are thrown in ``begin_turn`` with the game's own generator.
+houses (8 columns), the legal actions (8 columns), 0, house 1 .. house 30, 0, 0]``;
+``board = row[BOARD:]`` is indexed by house number like the rules core's board (0 empty,
+1 a spool, 2 a con). The houses 0, 31 and 32 around the path stay empty: a dancer's
+neighbours can be read without a bounds test, and the board is read eight houses at a time.
+The throw is never 0 when a player decides: the sticks are thrown in ``begin_turn`` with the
+game's own generator.
+
+The rules of moving are applied to all of a side's dancers at once, on house masks: a
+``uint64`` whose bit ``h`` is set when house ``h`` is in the set (:func:`side_houses` reads
+one side's dancers off the board). Landing, protection and blockades then take a few shifts,
+where testing each dancer in turn branched on the random board.
 
 What ``legal_mask`` works out on every turn (it runs first) is kept in the row for the rest
-of the turn: the mover's dancer houses (rearmost first), read by ``observe`` and ``play``;
-where each dancer's legal move ends, so that ``play`` moves it without working the move out
-again; and the legal actions in increasing order, so that :func:`kth_legal` picks the k-th
-without scanning the mask. These columns say nothing about the position itself (positions in
-and out ignore them). Options: ``[skyruk, num_pieces, blockade_length]``.
+of the turn: the mover's dancer houses (rearmost first), read by ``observe`` and ``play``,
+and the legal actions in increasing order, so that :func:`kth_legal` picks the k-th without
+scanning the mask. These columns say nothing about the position itself (positions in and out
+ignore them). Options: ``[skyruk, num_pieces, blockade_length]``.
 """
 
 from __future__ import annotations
@@ -62,8 +67,7 @@ DANCERS = 4
 #: Columns for the mover's dancer houses, their moves' ends, and the legal actions: up to 7
 #: dancers (or the pass), and one spare.
 DANCER_COLUMNS = 8
-DESTINATIONS = DANCERS + DANCER_COLUMNS
-LEGAL = DESTINATIONS + DANCER_COLUMNS
+LEGAL = DANCERS + DANCER_COLUMNS
 BOARD = LEGAL + DANCER_COLUMNS
 #: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
 BOARD_COLUMNS = NUM_HOUSES + 3
@@ -274,6 +278,35 @@ def movable_dancers(
 
 
 @njit(cache=True, inline="always")
+def forward_end(board: np.ndarray, source: Integer, steps: Integer, skyruk: bool) -> Integer:
+    """Where a dancer moving ``steps`` forward from ``source`` ends, or ``NO_MOVE``.
+
+    Before Happiness, a move :func:`movable_dancers` allows: Skyruk's rules stop a longer
+    throw on Happiness. From Happiness on, the rules of the last houses.
+    """
+    if source < HAPPINESS:
+        return HAPPINESS if source + steps > HAPPINESS else source + steps
+    if skyruk:
+        return skyruk_beyond_happiness(board, source, steps)
+    return kendall_beyond_happiness(board, source, steps)
+
+
+@njit(cache=True, inline="always")
+def movable_beyond_happiness(
+    board: np.ndarray, mine: np.uint64, steps: Integer, skyruk: bool
+) -> np.uint64:
+    """The houses from Happiness on whose dancer may move ``steps`` forward (a house mask)."""
+    movable = np.uint64(0)
+    rest = mine & house_range(HAPPINESS, NUM_HOUSES)
+    while rest:
+        house = lowest_bit(rest)
+        rest &= rest - ONE
+        if forward_end(board, house, steps, skyruk) != NO_MOVE:
+            movable |= ONE << np.uint64(house)
+    return movable
+
+
+@njit(cache=True, inline="always")
 def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     """Forward moves; else backward moves; else the pass.
 
@@ -284,74 +317,49 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     The board is read as two house masks (bit ``h`` for house ``h``), the mover's dancers and
     the opponent's, and the rules are applied to every dancer before Happiness at once
     (:func:`movable_dancers`): a few shifts, where testing each dancer in turn branched on the
-    random board. Also kept in the row for ``play`` and :func:`kth_legal`: the dancers'
-    houses, where each dancer's move ends, and the legal actions in increasing order.
+    random board. Only the dancers that may move are then visited. Also kept in the row, for
+    ``observe``, ``play`` and :func:`kth_legal`: the dancers' houses, and the legal actions
+    in increasing order.
     """
     board = row[BOARD:]
-    throw = int(row[THROW])
+    throw = np.int64(row[THROW])
     skyruk = config[SKYRUK] == 1
     mine, theirs = side_houses(board, row[MOVER]), side_houses(board, 1 - row[MOVER])
-    houses = row[DANCERS:]
+    list_dancers(row, mine)
     mask[:] = 0
-    if skyruk and (mine >> np.uint64(HAPPINESS)) & ONE:
-        dancers = list_dancers(row, mine)
-        for dancer in range(dancers):
-            if houses[dancer] == HAPPINESS:
-                destination = skyruk_beyond_happiness(board, HAPPINESS, throw)
-                keep_move(row, mask, 0, dancer, 10 * dancer + throw, destination)
-        return 1
+    happiness = ONE << np.uint64(HAPPINESS)
+    if skyruk and mine & happiness:
+        return keep_moves(row, mask, mine, happiness, throw)
     movable = movable_dancers(mine, theirs, throw, True, config)
-    count = 0
-    dancers = 0
-    rest = mine
-    while rest:  # the dancers, rearmost first, listed as they are judged (one loop, not two)
-        house = lowest_bit(rest)
-        rest &= rest - ONE
-        houses[dancers] = house
-        if house < HAPPINESS:
-            can_move = (movable >> np.uint64(house)) & ONE
-            # Skyruk's rules stop a longer throw on Happiness (Kendall's leave it unmovable).
-            destination = min(house + throw, HAPPINESS) if can_move else NO_MOVE
-        elif skyruk:
-            destination = skyruk_beyond_happiness(board, house, throw)
-        else:
-            destination = kendall_beyond_happiness(board, house, throw)
-        count += keep_move(row, mask, count, dancers, 10 * dancers + throw, destination)
-        dancers += 1
-    if count == 0:
-        movable = movable_dancers(mine, theirs, throw, False, config)
-        for dancer in range(dancers):
-            house = int(houses[dancer])
-            destination = house - throw if (movable >> np.uint64(house)) & ONE else NO_MOVE
-            count += keep_move(row, mask, count, dancer, 10 * dancer + 11 - throw, destination)
-    if count == 0:
-        mask[PASS] = 1
-        row[LEGAL] = PASS
-        count = 1
-    return count
+    movable |= movable_beyond_happiness(board, mine, throw, skyruk)
+    if movable:
+        return keep_moves(row, mask, mine, movable, throw)
+    movable = movable_dancers(mine, theirs, throw, False, config)
+    if movable:
+        return keep_moves(row, mask, mine, movable, 11 - throw)
+    mask[PASS] = 1
+    row[LEGAL] = PASS
+    return 1
 
 
 @njit(cache=True, inline="always")
-def keep_move(
-    row: np.ndarray,
-    mask: np.ndarray,
-    count: Integer,
-    dancer: Integer,
-    action: Integer,
-    destination: Integer,
-) -> bool:
-    """Whether the move ends somewhere, that is, it is legal.
+def keep_moves(
+    row: np.ndarray, mask: np.ndarray, mine: np.uint64, movable: np.uint64, step_action: Integer
+) -> int:
+    """Allow the move ``10 i + step_action`` of each dancer ``i`` on the ``movable`` houses.
 
-    If it is, ``action`` becomes the ``count``-th legal action and ``dancer``'s move ends on
-    ``destination``. Everything is stored whether the move is legal or not (an illegal move's
-    mask entry is 0 already, and its other entries are overwritten by the next legal move or
-    never read): no branch to mispredict on the random board.
+    A dancer's number ``i`` is the count of the mover's dancers behind it. Each action is
+    also listed in the row, in increasing order; returns how many there are.
     """
-    legal = destination != NO_MOVE
-    mask[action] = legal
-    row[DESTINATIONS + dancer] = destination
-    row[LEGAL + count] = action
-    return legal
+    count = 0
+    while movable:
+        house = np.uint64(lowest_bit(movable))
+        movable &= movable - ONE
+        action = 10 * count_bits(mine & ((ONE << house) - ONE)) + step_action
+        mask[action] = 1
+        row[LEGAL + count] = action
+        count += 1
+    return count
 
 
 @njit(cache=True, inline="always")
@@ -368,20 +376,21 @@ def play(
 
     "A beaten dancer takes the house its attacker left. A throw of 1, 4 or 5 gives another
     throw, except to a dancer waiting in the Water. Under Skyruk's rules a dancer reaching
-    the House of Happiness moves on at once with a new throw." Where the dancer's move ends
-    was worked out by ``legal_mask`` this turn.
+    the House of Happiness moves on at once with a new throw."
     """
     board = row[BOARD:]
-    throw = row[THROW]
+    throw = np.int64(row[THROW])
     mover = row[MOVER]
+    skyruk = config[SKYRUK] == 1
     row[THROW] = 0
     if action == PASS:
         row[MOVER] = 1 - mover
         return ONGOING
-    dancer = (action - 1) // 10
+    dancer, step = divmod(action - 1, 10)
     piece = mover + 1
-    source = row[DANCERS + dancer]
-    destination = row[DESTINATIONS + dancer]
+    source = np.int64(row[DANCERS + dancer])
+    forward = step < 5  # forward: 10 i + s, backward: 10 i + 11 - s
+    destination = forward_end(board, source, throw, skyruk) if forward else source - throw
     if destination == OFF:
         board[source] = EMPTY
         row[BORNE_OFF + mover] += 1
@@ -390,7 +399,7 @@ def play(
     elif destination != source:
         board[source] = board[destination]
         board[destination] = piece
-    if config[SKYRUK] == 1 and destination == HAPPINESS:
+    if skyruk and destination == HAPPINESS:
         return ONGOING
     if not GIVES_EXTRA_TURN[throw] or destination == source:
         row[MOVER] = 1 - mover
