@@ -45,7 +45,7 @@ def make(
     ``seed`` (a non-negative integer, or ``None`` for fresh entropy) seeds every game's
     generator; ``threads`` (1 to numba's thread count, ``NUMBA_NUM_THREADS``) is how many
     threads step a large batch. One is the default because more pay only when that many cores
-    are free: on a 2-core machine beside one other busy process, two threads stepped 1.2-2.8 times
+    are free: on a 2-core machine beside one other busy process, two threads stepped 1.3-2.1 times
     slower than one (docs/batched.md, "Threads and compilation").
     """
     chosen = find_variant(variant_label)
