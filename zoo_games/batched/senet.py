@@ -64,8 +64,8 @@ from zoo_games.senet.rules import (
 THROW = 1
 BORNE_OFF = 2
 DANCERS = 4
-#: Columns for the mover's dancer houses, their moves' ends, and the legal actions: up to 7
-#: dancers (or the pass), and one spare.
+#: Columns for the mover's dancer houses, and for its legal actions: up to 7 dancers (or the
+#: pass), and one spare.
 DANCER_COLUMNS = 8
 LEGAL = DANCERS + DANCER_COLUMNS
 BOARD = LEGAL + DANCER_COLUMNS
@@ -183,8 +183,8 @@ def side_houses(board: np.ndarray, side: Integer) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def list_dancers(row: np.ndarray, mine: np.uint64) -> int:
-    """Write the mover's dancer houses, rearmost first, into the row; return their count.
+def list_dancers(row: np.ndarray, mine: np.uint64) -> None:
+    """Write the mover's dancer houses, rearmost first, into the row.
 
     ``mine`` is the mover's house mask (:func:`side_houses`).
     """
@@ -194,7 +194,6 @@ def list_dancers(row: np.ndarray, mine: np.uint64) -> int:
         houses[count] = lowest_bit(mine)
         mine &= mine - ONE
         count += 1
-    return count
 
 
 @njit(cache=True, inline="always")
