@@ -19,6 +19,7 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
 from zoo_games.batched.rng import Integer
+from zoo_games.batched.words import count_bits
 from zoo_games.santorini.evaluation import (
     CLIMB_WEIGHT,
     HEIGHT_WEIGHT,
@@ -262,16 +263,6 @@ reachable_levels = njit(cache=True, inline="always")(walkable_levels)
 
 
 @njit(cache=True, inline="always")
-def bit_count(bits: Integer) -> int:
-    """The number of bits set in ``bits`` (a cell mask)."""
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
 def is_stuck(row: np.ndarray, occupied: Integer, levels: np.ndarray) -> bool:
     """Whether the mover, with every worker placed, has no legal move-and-build (and loses).
 
@@ -298,9 +289,9 @@ def standing(row: np.ndarray, player: Integer, occupied: Integer, levels: np.nda
         cell = row[WORKERS + 2 * player + worker]
         height = heights[cell]
         around = NEIGHBOUR_BITS[cell] & ~occupied
-        climbs = bit_count(levels[height + 1] & around)
-        walkable = reachable_levels(levels, height)
-        total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * bit_count(walkable & around)
+        climbs = count_bits(np.uint64(levels[height + 1] & around))
+        steps = count_bits(np.uint64(reachable_levels(levels, height) & around))
+        total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * steps
         total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
     return total
 
