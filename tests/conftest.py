@@ -1,4 +1,9 @@
-"""Shared fixture: random games played by a rules core and its plain reference side by side.
+"""Shared test setup: the ``slow`` mark, and random games against each game's plain reference.
+
+The ``slow`` mark goes on the tests listed in :data:`SLOW`, which start Ray, run a notebook,
+drive a real browser or compile numba's threaded loops: ``pytest -m "not slow"`` leaves them out
+for a quick run while working; CI runs everything.
+
 
 Each game's ``zoo_games/<game>/reference.py`` states the rules plainly; the core is the fast
 path. :func:`play_against_the_reference` drives both with the same random actions (and, for
@@ -17,6 +22,25 @@ from types import ModuleType
 import pytest
 
 from zoo_games.core.game import CHANCE, TERMINAL, Game
+
+#: Test ids (as ``pytest`` prints them, from the repository root) that start with one of these
+#: get the ``slow`` mark: a folder, a file, or a file and the start of a test's name.
+SLOW = (
+    "tests/rllib/",
+    "tests/agents/test_rllib_agent.py",
+    "tests/test_tutorials.py",
+    "tests/batched/test_engine.py::test_a_threaded_step",
+    "tests/batched/test_engine.py::test_threads_do_not_change_the_games",
+    "tests/test_benchmarks.py::test_bench_threads",
+    "tests/test_docs.py::test_python_block_runs_as_written[docs/training.md",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of :data:`SLOW`."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 def reference_of(game: Game) -> ModuleType:
