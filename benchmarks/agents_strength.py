@@ -33,7 +33,7 @@ AGENTS = ("random", "greedy", "mcts:simulations=300", "mcts:simulations=3000")
 
 def simulations_per_second(label: str, simulations: int, runs: int) -> float:
     """Median simulations per second of ``mcts`` from positions of seeded random games."""
-    game = find_variant(label).raw_env().game
+    game = find_variant(label).game
     rates = []
     for run in range(runs):
         rng = random.Random(run)

@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
         "openspiel": lambda run: random_play.openspiel_rate("mancala", args.seconds, run)
     }
     for label in labels:
-        game = find_variant(label).raw_env().game
+        game = find_variant(label).game
         measurements[f"core {label}"] = lambda run, game=game: random_play.rules_core_rate(
             game, args.seconds, run
         )

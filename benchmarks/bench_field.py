@@ -120,7 +120,7 @@ def ours(
     measurements: dict[str, Measurement] = {}
     for variant in selected:
         label = variant.label
-        game = variant.raw_env().game
+        game = variant.game
         measurements[f"{label} env()"] = lambda run, v=variant: random_play.env_rate(
             v.env, seconds, run
         )

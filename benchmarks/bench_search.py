@@ -37,7 +37,7 @@ import time
 from zoo_games import agents
 from zoo_games.catalog import find_variant
 for label in {labels!r}:
-    state = find_variant(label).raw_env().game.new_initial_state()
+    state = find_variant(label).game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     start = time.perf_counter()
@@ -49,7 +49,7 @@ for label in {labels!r}:
 def decision_state(label: str, seed: int, plies: int) -> GameState:
     """The last decision node of seeded random play of up to ``plies`` moves (chance sampled)."""
     rng = random.Random(seed)
-    state = find_variant(label).raw_env().game.new_initial_state()
+    state = find_variant(label).game.new_initial_state()
     decision = state
     for _ in range(plies + 1):
         while state.current_player() == CHANCE:

@@ -94,6 +94,21 @@ def test_registry_makes_the_module_env(variant: Variant) -> None:
     assert made.unwrapped.position() == direct.unwrapped.position()
 
 
+@by_label
+def test_a_variant_gives_its_rules_and_observer_without_an_environment(variant: Variant) -> None:
+    env = variant.raw_env()
+    assert variant.game.options() == env.game.options()
+    assert type(variant.observer) is type(env.observer)
+    assert variant.observer.space == env.observation_space("player_0")["observation"]
+    env.reset(seed=1)
+    state = env.game_state
+    player = state.current_player()
+    assert np.array_equal(
+        variant.observer.observe(state, player),
+        env.observe(env.agent_selection)["observation"],
+    )
+
+
 # ---------------------------------------------------------------------- random play
 @by_label
 def test_long_random_games_mask_equals_rules_and_positions_round_trip(variant: Variant) -> None:
@@ -323,7 +338,7 @@ def test_observation_spaces_and_dtypes(variant: Variant) -> None:
 # ---------------------------------------------------------------------- game facts
 @by_label
 def test_game_facts_hold_in_random_games(variant: Variant) -> None:
-    game = variant.raw_env().game
+    game = variant.game
     assert game.zero_sum and (game.min_utility, game.max_utility) == (-1.0, 1.0)
     assert game.has_chance == (game.name == "senet")
     assert (game.max_game_length is None) == (game.name != "santorini")

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from zoo_games.core.adapter import BoardGameEnv
+    from zoo_games.core.adapter import BoardGameEnv, GameParts, Observer
+    from zoo_games.core.game import Game
 
-#: Registry id -> the module with ``VARIANTS``, ``env()`` and ``raw_env()``.
+#: Registry id -> the module with ``VARIANTS``, ``parts()``, ``env()`` and ``raw_env()``.
 GAMES = {
     "zoo_games/Senet-v0": "zoo_games.senet_v0",
     "zoo_games/TogyzKumalak-v0": "zoo_games.togyz_kumalak_v0",
@@ -37,6 +39,22 @@ class Variant:
     def module(self) -> ModuleType:
         """The game's ``*_v0`` module."""
         return importlib.import_module(self.module_name)
+
+    @cached_property
+    def parts(self) -> GameParts:
+        """The variant's rules, observer and renderer, made once (no environment is built)."""
+        parts: GameParts = self.module.parts(**self.kwargs)
+        return parts
+
+    @property
+    def game(self) -> Game:
+        """The variant's rules core (``game.new_initial_state()`` starts a game)."""
+        return self.parts.game
+
+    @property
+    def observer(self) -> Observer[Any]:
+        """How a player of this variant sees a state (the environment's observations)."""
+        return self.parts.observer
 
     def raw_env(self, **overrides: Any) -> BoardGameEnv:
         """The bare environment of this variant."""

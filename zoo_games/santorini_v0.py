@@ -63,7 +63,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.adapter import BoardGameEnv, GameParts
 from zoo_games.core.standard_wrappers import standard_wrappers
 from zoo_games.santorini.observation import SantoriniObserver
 from zoo_games.santorini.render import SantoriniRenderer
@@ -73,6 +73,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "santorini-fixed": {"setup": "fixed"},
     "santorini-placement": {"setup": "placement"},
 }
+
+
+def parts(setup: str = "fixed") -> GameParts:
+    """The rules, observer and renderer of the variant with these options."""
+    return GameParts(SantoriniGame(setup=setup), SantoriniObserver(), SantoriniRenderer())
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
@@ -89,13 +94,7 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         render_mode: str | None = None,
         action_mask: str = "observation",
     ) -> None:
-        super().__init__(
-            SantoriniGame(setup=setup),
-            SantoriniObserver(),
-            SantoriniRenderer(),
-            render_mode=render_mode,
-            action_mask=action_mask,
-        )
+        super().__init__(*parts(setup=setup), render_mode=render_mode, action_mask=action_mask)
 
 
 def env(

@@ -72,7 +72,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.adapter import BoardGameEnv, GameParts
 from zoo_games.core.standard_wrappers import standard_wrappers
 from zoo_games.senet.observation import SenetObserver
 from zoo_games.senet.render import SenetRenderer
@@ -83,6 +83,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     for rules in ("kendall", "skyruk")
     for pieces in (5, 7)
 }
+
+
+def parts(rules: str = "kendall", num_pieces: int = 5) -> GameParts:
+    """The rules, observer and renderer of the variant with these options."""
+    game = SenetGame(rules=rules, num_pieces=num_pieces)
+    return GameParts(game, SenetObserver(game), SenetRenderer())
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
@@ -100,11 +106,8 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         render_mode: str | None = None,
         action_mask: str = "observation",
     ) -> None:
-        game = SenetGame(rules=rules, num_pieces=num_pieces)
         super().__init__(
-            game,
-            SenetObserver(game),
-            SenetRenderer(),
+            *parts(rules=rules, num_pieces=num_pieces),
             render_mode=render_mode,
             action_mask=action_mask,
         )

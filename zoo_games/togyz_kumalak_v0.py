@@ -70,7 +70,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from zoo_games.core.adapter import BoardGameEnv
+from zoo_games.core.adapter import BoardGameEnv, GameParts
 from zoo_games.core.errors import check_option
 from zoo_games.core.standard_wrappers import standard_wrappers
 from zoo_games.togyz_kumalak.observation import ENCODINGS, BoardObserver, TesauroObserver
@@ -82,6 +82,14 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "togyz-kumalak-tesauro": {"observation": "tesauro"},
     "togyz-kumalak-full": {"stop_at_majority": False},
 }
+
+
+def parts(stop_at_majority: bool = True, observation: str = "board") -> GameParts:
+    """The rules, observer and renderer of the variant with these options."""
+    check_option("observation", observation, ENCODINGS)
+    observer = BoardObserver() if observation == "board" else TesauroObserver()
+    game = TogyzKumalakGame(stop_at_majority=stop_at_majority)
+    return GameParts(game, observer, TogyzKumalakRenderer())
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
@@ -99,11 +107,10 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         render_mode: str | None = None,
         action_mask: str = "observation",
     ) -> None:
-        game = TogyzKumalakGame(stop_at_majority=stop_at_majority)
-        check_option("observation", observation, ENCODINGS)
-        observer = BoardObserver() if observation == "board" else TesauroObserver()
         super().__init__(
-            game, observer, TogyzKumalakRenderer(), render_mode=render_mode, action_mask=action_mask
+            *parts(stop_at_majority=stop_at_majority, observation=observation),
+            render_mode=render_mode,
+            action_mask=action_mask,
         )
 
     def record(self) -> list[str]:

@@ -16,7 +16,7 @@ from zoo_games.core.game import CHANCE, GameState
 
 
 def game_of(label: str):
-    return find_variant(label).raw_env().game
+    return find_variant(label).game
 
 
 def random_decision_state(label: str, seed: int, plies: int) -> GameState:

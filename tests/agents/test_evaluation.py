@@ -14,7 +14,7 @@ from zoo_games.core.game import CHANCE
 
 
 def game_of(label: str):
-    return find_variant(label).raw_env().game
+    return find_variant(label).game
 
 
 @settings(max_examples=15, deadline=None)

@@ -52,7 +52,7 @@ def test_a_trained_policy_plays_legal_moves_for_both_seats(run_folder, sample):
 
 
 def test_the_greedy_rllib_agent_is_deterministic(run_folder):
-    state = find_variant(LABEL).raw_env().game.new_initial_state()
+    state = find_variant(LABEL).game.new_initial_state()
     first = agents.make("rllib", checkpoint=str(run_folder))
     second = agents.make("rllib", checkpoint=str(run_folder))
     assert first.act(state) == second.act(state)
@@ -65,7 +65,7 @@ def test_bad_checkpoints_say_what_is_wrong(tmp_path, run_folder):
         agents.make("rllib", checkpoint=str(tmp_path / "nowhere"))
     with pytest.raises(ValueError, match="neither a zoo-games train run"):
         agents.make("rllib", checkpoint=str(tmp_path))
-    other_game = find_variant("togyz-kumalak").raw_env().game.new_initial_state()
+    other_game = find_variant("togyz-kumalak").game.new_initial_state()
     with pytest.raises(ValueError, match="trained on 'santorini-placement'"):
         agents.make("rllib", checkpoint=str(run_folder)).act(other_game)
 

@@ -60,7 +60,7 @@ def test_records_follow_the_game_that_was_played():
     # Two deterministic agents on a game without chance: each seat's game is one fixed game,
     # so the pairing's results alternate with the seats and repeat exactly.
     result = run_arena("santorini-fixed", [FirstLegalAgent, LastLegalAgent], games=4)
-    game = find_variant("santorini-fixed").raw_env().game
+    game = find_variant("santorini-fixed").game
     as_player_0, _, _ = play_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
     as_player_1, _, _ = play_game(game, (LastLegalAgent(), FirstLegalAgent()), 0)
     expected = [as_player_0, 1 - as_player_1] * 2

@@ -31,7 +31,7 @@ STEPS = 400
 
 def reference_of(label: str) -> tuple[ModuleType, dict[str, Any]]:
     """The reference module of a variant's game, and the options its positions take."""
-    game = find_variant(label).raw_env().game
+    game = find_variant(label).game
     return importlib.import_module(f"zoo_games.{game.name}.reference"), game.options()
 
 

@@ -99,7 +99,7 @@ def test_placement_goes_player_0_twice_then_player_1_twice_then_player_0_moves()
 # ---------------------------------------------------------------------- the core against it
 @pytest.mark.parametrize("label", LABELS)
 def test_the_core_plays_like_the_reference_in_seeded_random_games(label, against_the_reference):
-    game = find_variant(label).raw_env().game
+    game = find_variant(label).game
     decisions = sum(against_the_reference(game, seed) for seed in range(GAMES_PER_VARIANT))
     assert decisions > 15 * GAMES_PER_VARIANT
 

@@ -95,7 +95,7 @@ def test_82_balls_end_the_game_at_once_unless_it_is_played_out(stop_at_majority)
 # ---------------------------------------------------------------------- the core against it
 @pytest.mark.parametrize("label", LABELS)
 def test_the_core_plays_like_the_reference_in_seeded_random_games(label, against_the_reference):
-    game = find_variant(label).raw_env().game
+    game = find_variant(label).game
     decisions = sum(against_the_reference(game, seed) for seed in range(GAMES_PER_VARIANT))
     assert decisions > 50 * GAMES_PER_VARIANT
 

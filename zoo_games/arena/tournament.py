@@ -103,7 +103,7 @@ def play_pairing_games(
     variant: str, pair: tuple[Entrant, Entrant], pairing: int, indices: Sequence[int], seed: int
 ) -> list[GameRecord]:
     """Play games ``indices`` of one pairing; the first agent is ``player_0`` in even games."""
-    game = find_variant(variant).raw_env().game
+    game = find_variant(variant).game
     records = []
     for index in indices:
         chance_seed, first_seed, second_seed = game_seeds(seed, pairing, index)

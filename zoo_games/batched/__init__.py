@@ -56,9 +56,8 @@ def make(
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
         raise ValueError(f"threads must be an integer from 1 to {most}, got {threads!r}")
-    env = chosen.raw_env()
-    game = env.game
-    space = env.observer.space
+    game = chosen.game
+    space = chosen.observer.space
     kernels = importlib.import_module(KERNEL_MODULES[game.name]).KERNELS
     return BatchedEngine(
         chosen.label,

@@ -15,15 +15,16 @@ an AEC environment, identically for every game:
 * bad input: an illegal, out-of-range or non-integer action raises ``ValueError`` (or
   ``TypeError``) naming what is allowed, and leaves the game unchanged.
 
-A game module adds nothing but a ``raw_env`` subclass that builds its three parts from its
-options, and ``env()`` from :func:`~zoo_games.core.standard_wrappers.standard_wrappers`.
+A game module adds nothing but ``parts(**options)``, which builds its three parts
+(:class:`GameParts`) from its options, a ``raw_env`` subclass over them, and ``env()`` from
+:func:`~zoo_games.core.standard_wrappers.standard_wrappers`.
 """
 
 from __future__ import annotations
 
 import operator
 from itertools import compress
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -34,7 +35,7 @@ from zoo_games.core.chance import ChanceSampler
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, PLAYERS, TERMINAL, Game, GameState
 
-__all__ = ["AGENTS", "BoardGameEnv", "Observer", "Renderer"]
+__all__ = ["AGENTS", "BoardGameEnv", "GameParts", "Observer", "Renderer"]
 
 AGENTS = ("player_0", "player_1")
 MASK_PLACES = ("observation", "info")
@@ -93,6 +94,19 @@ class Renderer(Protocol[StateT]):
     def rgb(self, state: StateT) -> np.ndarray:
         """The state as an ``H x W x 3`` ``uint8`` picture."""
         ...
+
+
+class GameParts(NamedTuple):
+    """The three parts of one variant, as each game module's ``parts(**options)`` makes them.
+
+    Code that needs a variant's rules or its observations without an environment (agents,
+    the batched engine, training) takes them from here (``catalog.Variant.game`` and
+    ``.observer``) rather than building a whole environment to reach them.
+    """
+
+    game: Game
+    observer: Observer[Any]
+    renderer: Renderer[Any]
 
 
 class BoardGameEnv(AECEnv):

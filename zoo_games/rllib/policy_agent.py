@@ -65,9 +65,9 @@ class ModuleAgent(Agent):
         )
         self.variant = variant_label
         self.sample = sample
-        env = find_variant(variant_label).raw_env()
-        self._game = env.game
-        self._observer = env.observer
+        variant = find_variant(variant_label)
+        self._game = variant.game
+        self._observer = variant.observer
         self._rng = np.random.default_rng(seed)
 
     def act(self, state: GameState) -> int:
