@@ -49,7 +49,7 @@ def test_arena_command_gauntlet_plays_only_the_first_agents_pairings(tmp_path, c
     ],
 )
 def test_arena_command_mistakes_give_one_line_and_no_game(arguments, message, monkeypatch, capsys):
-    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
     assert main(["arena", *arguments]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -58,7 +58,7 @@ def test_arena_command_mistakes_give_one_line_and_no_game(arguments, message, mo
 
 
 def test_arena_command_refuses_an_unwritable_output_folder(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     assert main(["arena", "santorini-fixed", "random", "random", "--out", str(blocker / "x")]) == 2

@@ -13,7 +13,7 @@ from PIL import Image
 from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
 from zoo_games.agents import make, registry
 from zoo_games.arena import run_arena
-from zoo_games.arena.play import play_game
+from zoo_games.arena.play import play_arena_game
 from zoo_games.arena.report import format_table, write_outputs
 from zoo_games.arena.tournament import game_seeds
 from zoo_games.catalog import find_variant
@@ -61,8 +61,8 @@ def test_records_follow_the_game_that_was_played():
     # so the pairing's results alternate with the seats and repeat exactly.
     result = run_arena("santorini-fixed", [FirstLegalAgent, LastLegalAgent], games=4)
     game = find_variant("santorini-fixed").game
-    as_player_0, _, _ = play_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
-    as_player_1, _, _ = play_game(game, (LastLegalAgent(), FirstLegalAgent()), 0)
+    as_player_0, _, _ = play_arena_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
+    as_player_1, _, _ = play_arena_game(game, (LastLegalAgent(), FirstLegalAgent()), 0)
     expected = [as_player_0, 1 - as_player_1] * 2
     assert [record.result for record in result.records] == expected
 
@@ -111,7 +111,7 @@ def test_agents_may_be_instances_or_named_in_a_mapping():
     ],
 )
 def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypatch):
-    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
     settings = dict(variant_label="santorini-fixed", agent_specs=["random", "random"], games=2)
     with pytest.raises(ValueError, match=message):
         run_arena(**{**settings, **arguments})

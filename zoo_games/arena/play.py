@@ -21,7 +21,7 @@ from zoo_games.core.game import Game
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class PlayedGame:
     """What happened in one game of a pairing.
 
     Seats are named by the pairing's sides: side 0 is the pairing's first agent, side 1 its
@@ -44,7 +44,7 @@ class GameRecord:
         return self.moves[0] + self.moves[1]
 
 
-def play_game(
+def play_arena_game(
     game: Game, seated: Sequence[Agent], chance_seed: int
 ) -> tuple[float, list[int], list[float]]:
     """Play ``seated[0]`` (``player_0``) against ``seated[1]`` from the initial state.

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from zoo_games.arena.play import GameRecord
+from zoo_games.arena.play import PlayedGame
 from zoo_games.arena.stats import EloRating, bradley_terry_elo, score, wilson_interval
 
 #: Virtual draws between the Elo anchor and every other agent (see zoo_games.arena.stats).
@@ -41,6 +41,11 @@ class PairingResult:
     first_ms_per_move: float
     second_ms_per_move: float
 
+    @property
+    def win_rate(self) -> float:
+        """The first agent's wins over games (draws count as not won)."""
+        return self.wins / self.games if self.games else 0.0
+
 
 @dataclass(frozen=True)
 class ArenaResult:
@@ -54,7 +59,7 @@ class ArenaResult:
     #: Elo ratings (three or more agents), relative to :attr:`elo_anchor`; else ``None``.
     elo: tuple[EloRating, ...] | None
     elo_anchor: str | None
-    records: tuple[GameRecord, ...]
+    records: tuple[PlayedGame, ...]
 
     def pairing(self, first: str, second: str) -> PairingResult:
         """The pairing of two agents, seen from ``first`` (counts swapped if need be)."""
@@ -100,11 +105,11 @@ def summarize(
     pairs: Sequence[tuple[int, int]],
     games_per_pairing: int,
     seed: int,
-    records: Sequence[GameRecord],
+    records: Sequence[PlayedGame],
     anchor: int,
 ) -> ArenaResult:
     """The statistics of ``records`` (games of the pairings ``pairs`` of ``agents``)."""
-    by_pairing: dict[int, list[GameRecord]] = {index: [] for index in range(len(pairs))}
+    by_pairing: dict[int, list[PlayedGame]] = {index: [] for index in range(len(pairs))}
     for record in records:
         by_pairing[record.pairing].append(record)
     pairings = tuple(
@@ -135,7 +140,7 @@ def summarize(
     )
 
 
-def _pairing_result(first: str, second: str, records: Sequence[GameRecord]) -> PairingResult:
+def _pairing_result(first: str, second: str, records: Sequence[PlayedGame]) -> PairingResult:
     wins = sum(record.result == 1.0 for record in records)
     losses = sum(record.result == 0.0 for record in records)
     draws = len(records) - wins - losses

@@ -19,7 +19,7 @@ import numpy as np
 
 from zoo_games.agents.base import Agent
 from zoo_games.agents.registry import make_from_spec, parse_spec
-from zoo_games.arena.play import GameRecord, play_game
+from zoo_games.arena.play import PlayedGame, play_arena_game
 from zoo_games.arena.results import ArenaResult, summarize
 from zoo_games.catalog import find_variant
 
@@ -101,7 +101,7 @@ def game_seeds(seed: int, pairing: int, index: int) -> tuple[int, int, int]:
 
 def play_pairing_games(
     variant: str, pair: tuple[Entrant, Entrant], pairing: int, indices: Sequence[int], seed: int
-) -> list[GameRecord]:
+) -> list[PlayedGame]:
     """Play games ``indices`` of one pairing; the first agent is ``player_0`` in even games."""
     game = find_variant(variant).game
     records = []
@@ -110,11 +110,11 @@ def play_pairing_games(
         agents = (pair[0].make(first_seed), pair[1].make(second_seed))
         first_side = index % 2
         seated = (agents[first_side], agents[1 - first_side])
-        result, moves, seconds = play_game(game, seated, chance_seed)
+        result, moves, seconds = play_arena_game(game, seated, chance_seed)
         if first_side == 1:  # player_0 was the second agent
             result, moves, seconds = 1.0 - result, moves[::-1], seconds[::-1]
         records.append(
-            GameRecord(
+            PlayedGame(
                 pairing, index, first_side, result, (moves[0], moves[1]), (seconds[0], seconds[1])
             )
         )
@@ -176,7 +176,7 @@ def run_arena(
         for pairing, (i, j) in enumerate(pairs)
         for start in range(0, games, chunk)
     ]
-    records: list[GameRecord] = []
+    records: list[PlayedGame] = []
     if workers == 1:
         for task in tasks:
             records.extend(play_pairing_games(*task))

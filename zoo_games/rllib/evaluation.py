@@ -12,29 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from zoo_games.agents.base import Agent
 from zoo_games.arena import run_arena
+from zoo_games.arena.results import PairingResult
 from zoo_games.arena.tournament import entrants
 
 #: The trained side's name in the arena.
 TRAINED = "trained"
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Outcome counts of an evaluation, from the trained side's point of view."""
-
-    games: int
-    wins: int
-    losses: int
-    draws: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins over games played."""
-        return self.wins / self.games if self.games else 0.0
 
 
 def check_evaluation(opponents: Sequence[str], **games: int) -> None:
@@ -64,11 +49,14 @@ def win_rate_column(opponent: str) -> str:
 
 def evaluate_against(
     trained: Agent, label: str, opponents: Sequence[str], games: int = 200, seed: int = 0
-) -> dict[str, Evaluation]:
-    """Play ``games`` games (even) of variant ``label`` against each opponent spec."""
+) -> dict[str, PairingResult]:
+    """Play ``games`` games (even) of variant ``label`` against each opponent spec.
+
+    Each result is the arena's pairing seen from the trained side (its ``win_rate``, wins,
+    losses and draws).
+    """
     evaluations = {}
     for opponent in opponents:
         match = run_arena(label, {TRAINED: trained, opponent: opponent}, games=games, seed=seed)
-        result = match.pairing(TRAINED, opponent)
-        evaluations[opponent] = Evaluation(result.games, result.wins, result.losses, result.draws)
+        evaluations[opponent] = match.pairing(TRAINED, opponent)
     return evaluations

@@ -34,15 +34,11 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
+from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import (
-    Evaluation,
-    check_evaluation,
-    evaluate_against,
-    win_rate_column,
-)
+from zoo_games.rllib.evaluation import check_evaluation, evaluate_against, win_rate_column
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
 from zoo_games.rllib.policy_agent import ModuleAgent
@@ -213,7 +209,7 @@ def trained_agent(algo: Any, settings: TrainSettings) -> ModuleAgent:
     return ModuleAgent(modules, settings.variant)
 
 
-def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, Evaluation]:
+def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, PairingResult]:
     """The trained policies against each of ``settings.eval_opponents``."""
     return evaluate_against(
         trained_agent(algo, settings),
@@ -268,7 +264,7 @@ def _reach_head(address: str) -> None:
         pass
 
 
-def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> Evaluation:
+def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> PairingResult:
     """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
 
     The policy is evaluated before training (iteration 0, so that a learning curve always has
