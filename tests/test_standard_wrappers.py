@@ -33,6 +33,30 @@ def pettingzoo_stack(raw: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.label for v in VARIANTS])
+def test_the_installed_pettingzoo_keeps_the_state_the_fast_path_relies_on(variant: Variant) -> None:
+    assert ours.missing_private_state(type(variant.raw_env())) == []
+    assert isinstance(variant.env(), ours.OrderEnforcingWrapper)
+
+
+def test_a_pettingzoo_without_that_state_gets_its_own_wrappers_and_a_warning(monkeypatch) -> None:
+    # As if a PettingZoo release had renamed one of the private attributes.
+    renamed = {**ours.PRIVATE_STATE, "TerminateIllegalWrapper": ("_prev_obs", "_renamed")}
+    monkeypatch.setattr(ours, "PRIVATE_STATE", renamed)
+    ours.missing_private_state.cache_clear()
+    try:
+        variant = VARIANTS[0]
+        with pytest.warns(RuntimeWarning, match=r"TerminateIllegalWrapper\._renamed"):
+            env = variant.env()
+        assert type(env) is wrappers.OrderEnforcingWrapper
+        assert type(env.env.env) is wrappers.TerminateIllegalWrapper
+        env.reset(seed=1)
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(int(legal[0]))  # plays as PettingZoo's stack does
+    finally:
+        ours.missing_private_state.cache_clear()
+
+
 def outcome(call: Any, *args: Any) -> tuple[str, Any]:
     """What ``call(*args)`` returned, or the type and message of what it raised."""
     try:

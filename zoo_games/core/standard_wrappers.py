@@ -22,11 +22,22 @@ other call (an illegal or out-of-range action, a step of a finished agent, anyth
 ``reset``) takes PettingZoo's own path through all three wrappers. The tests play the same
 games, bad actions included, through this stack and through PettingZoo's unmodified
 wrappers and compare every observation, reward, flag and error.
+
+The one-call path keeps the three wrappers' own state as they would: it sets
+``OrderEnforcingWrapper._has_updated``, reads ``_has_reset``, clears
+``TerminateIllegalWrapper._prev_obs``/``_prev_info``, and the agent iterator counts
+``iters_til_term``. Those are PettingZoo's private names (as of 1.27). :data:`PRIVATE_STATE`
+lists them, and :func:`standard_wrappers` checks once that a fresh stack of PettingZoo's
+wrappers still has every one; if a PettingZoo release renames any, ``env()`` warns once and
+returns PettingZoo's wrappers unchanged: the same behaviour, at their speed (about half the
+steps per second). So a new PettingZoo can cost speed, never correctness.
 """
 
 from __future__ import annotations
 
 import operator
+import warnings
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from gymnasium.spaces import Discrete
@@ -187,13 +198,64 @@ class _AgentIterator(order_enforcing.AECOrderEnforcingIterator):
         return board.agent_selection
 
 
+#: The private state of PettingZoo's wrappers that the one-call path reads or keeps, by the
+#: class (or the agent iterator, made by ``agent_iter()``) that holds it.
+PRIVATE_STATE = {
+    "TerminateIllegalWrapper": ("_prev_obs", "_prev_info"),
+    "OrderEnforcingWrapper": ("_has_reset", "_has_updated"),
+    "AECOrderEnforcingIterator": ("iters_til_term",),
+}
+
+
 def standard_wrappers(raw: BoardGameEnv) -> AECEnv:
     """Wrap ``raw`` as PettingZoo's classic games do.
 
     An illegal move ends the game, the offender getting -1 and the other agent 0; an action
     outside the action space fails an assertion; calls out of order (``step`` before
-    ``reset``) raise errors.
+    ``reset``) raise errors. The fast classes of this module are used when the installed
+    PettingZoo keeps the private state they rely on (module docstring), else PettingZoo's own.
     """
+    if missing_private_state(type(raw)):
+        return pettingzoo_wrappers(raw)
     env: AECEnv = TerminateIllegalWrapper(raw, illegal_reward=-1)
     env = AssertOutOfBoundsWrapper(env)
     return OrderEnforcingWrapper(env)
+
+
+def pettingzoo_wrappers(raw: AECEnv) -> AECEnv:
+    """The same three wrappers, PettingZoo's own classes."""
+    env: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+@cache
+def missing_private_state(raw_class: type[BoardGameEnv]) -> list[str]:
+    """The names of :data:`PRIVATE_STATE` that PettingZoo's wrappers no longer have.
+
+    Checked once per environment class, on a fresh stack of PettingZoo's own wrappers around
+    a new environment (no game is played); a non-empty answer is warned about once.
+    """
+    stack = pettingzoo_wrappers(raw_class())
+    holders: dict[str, Any] = {}
+    layer: Any = stack
+    while isinstance(layer, wrappers.BaseWrapper):
+        holders[type(layer).__name__] = layer
+        layer = layer.env
+    stack.reset(seed=0)
+    holders["AECOrderEnforcingIterator"] = iter(stack.agent_iter())
+    missing = [
+        f"{holder}.{name}"
+        for holder, names in PRIVATE_STATE.items()
+        for name in names
+        if holder not in holders or not hasattr(holders[holder], name)
+    ]
+    if missing:
+        warnings.warn(
+            "this PettingZoo's wrappers no longer keep "
+            + ", ".join(missing)
+            + ": env() uses PettingZoo's own wrappers, with the same behaviour at their speed",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return missing
