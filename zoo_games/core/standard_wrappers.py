@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Hashable
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -215,7 +216,7 @@ def standard_wrappers(raw: BoardGameEnv) -> AECEnv:
     ``reset``) raise errors. The fast classes of this module are used when the installed
     PettingZoo keeps the private state they rely on (module docstring), else PettingZoo's own.
     """
-    if missing_private_state(type(raw)):
+    if missing_private_state(cast("Hashable", type(raw))):
         return pettingzoo_wrappers(raw)
     env: AECEnv = TerminateIllegalWrapper(raw, illegal_reward=-1)
     env = AssertOutOfBoundsWrapper(env)
@@ -230,13 +231,13 @@ def pettingzoo_wrappers(raw: AECEnv) -> AECEnv:
 
 
 @cache
-def missing_private_state(raw_class: type[BoardGameEnv]) -> list[str]:
+def missing_private_state(raw_class: Hashable) -> list[str]:
     """The names of :data:`PRIVATE_STATE` that PettingZoo's wrappers no longer have.
 
     Checked once per environment class, on a fresh stack of PettingZoo's own wrappers around
     a new environment (no game is played); a non-empty answer is warned about once.
     """
-    stack = pettingzoo_wrappers(raw_class())
+    stack = pettingzoo_wrappers(cast("type[AECEnv]", raw_class)())
     holders: dict[str, Any] = {}
     layer: Any = stack
     while isinstance(layer, wrappers.BaseWrapper):
