@@ -21,10 +21,12 @@ try:
 except ImportError:  # pragma: no cover - depends on the installation
     raise ImportError('zoo_games.batched needs numba: pip install "zoo-games[batched]"') from None
 
+from zoo_games.batched.batch import GameKernels
 from zoo_games.batched.engine import BatchedEngine
 from zoo_games.catalog import find_variant
+from zoo_games.core.game import Game
 
-__all__ = ["KERNEL_MODULES", "BatchedEngine", "make"]
+__all__ = ["KERNEL_MODULES", "BatchedEngine", "kernels_of", "make"]
 
 #: The kernel module of each game, by the rules core's ``Game.name``.
 KERNEL_MODULES = {
@@ -32,6 +34,18 @@ KERNEL_MODULES = {
     "togyz_kumalak": "zoo_games.batched.togyz_kumalak",
     "santorini": "zoo_games.batched.santorini",
 }
+
+
+def kernels_of(game: Game) -> GameKernels:
+    """The kernels of ``game``'s kernel module; ``ValueError`` for a game that has none."""
+    module_name = KERNEL_MODULES.get(game.name)
+    if module_name is None:
+        raise ValueError(
+            f"game {game.name!r} has no batched kernels; the batched engine and batched-mcts "
+            f"play {', '.join(KERNEL_MODULES)}"
+        )
+    kernels: GameKernels = importlib.import_module(module_name).KERNELS
+    return kernels
 
 
 def make(
@@ -59,7 +73,7 @@ def make(
     env = chosen.raw_env()
     game = env.game
     space = env.observer.space
-    kernels = importlib.import_module(KERNEL_MODULES[game.name]).KERNELS
+    kernels = kernels_of(game)
     return BatchedEngine(
         chosen.label,
         game,
