@@ -6,8 +6,8 @@ for any label of :func:`zoo_games.catalog.variants`. See ``docs/batched.md``.
 numba is an optional dependency: ``pip install "zoo-games[batched]"``. The threading layer of
 large batches is numba's own choice (TBB, else OpenMP, else its workqueue; ``NUMBA_THREADING_LAYER``
 picks one): the setting is the whole process's, so a library has no business changing it, and
-on an idle two-core machine OpenMP's waiting threads made two threads 1.4-1.5x faster than one
-at batch 4,096, where the workqueue layer's were slower than one thread (docs/batched.md).
+with both cores free OpenMP's waiting threads made two threads faster than one at large
+batches, where the workqueue layer's were not (docs/batched.md, "Threads and compilation").
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def make(
     ``seed`` (a non-negative integer, or ``None`` for fresh entropy) seeds every game's
     generator; ``threads`` (1 to numba's thread count, ``NUMBA_NUM_THREADS``) is how many
     threads step a large batch. One is the default because more pay only when that many cores
-    are free: on a 2-core machine beside one other busy process, two threads stepped 1.3-2.1 times
-    slower than one (docs/batched.md, "Threads and compilation").
+    are free: on a 2-core machine beside one other busy process, two threads stepped slower
+    than one (docs/batched.md, "Threads and compilation").
     """
     chosen = find_variant(variant_label)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
