@@ -41,9 +41,12 @@ MODULE = "zoo_games.stones_v0"
 
 
 def _forget_the_toy() -> None:
-    for name in [n for n in sys.modules if n == MODULE or n.startswith("zoo_games.stones.")]:
+    """Unload the toy's modules, which importing also set as attributes of ``zoo_games``."""
+    for name in [n for n in sys.modules if n == MODULE or n.startswith("zoo_games.stones")]:
         del sys.modules[name]
-    sys.modules.pop("zoo_games.stones", None)
+    for attribute in ("stones", "stones_v0"):
+        if hasattr(zoo_games, attribute):
+            delattr(zoo_games, attribute)
 
 
 @pytest.fixture(scope="module")
