@@ -28,8 +28,8 @@ in every game. The observation is written as raw bytes into a ``uint8`` row and 
 user through a view of the right dtype and shape (``int8``, ``uint8`` or ``float32``).
 
 How the loops reach a game's functions: numba inlines calls to functions it finds as
-globals, but a function passed as an argument is either called through a pointer (measured
-twice as slow as the whole step) or makes the caller uncacheable. So the loops below are
+globals, but a function passed as an argument is either called through a pointer (far
+slower: docs/batched.md, "How it is built") or makes the caller uncacheable. So the loops below are
 written once, as plain Python, against the global name ``game_kernels``, and
 :func:`compile_loops` compiles a copy of them for each game module with ``game_kernels``
 bound to it (cached on disk next to that module, under names prefixed with the game's).
