@@ -15,12 +15,11 @@ Needs the ``batched`` extra: ``pip install "zoo-games[batched]"``.
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 
 try:
-    from zoo_games.batched import KERNEL_MODULES
+    from zoo_games.batched import kernels_of
     from zoo_games.batched.search import OPEN, RootStatistics, TreeSearch
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
@@ -137,10 +136,9 @@ class BatchedMCTSAgent(Agent):
         Its :attr:`~zoo_games.batched.search.TreeSearch.nodes` is the last search's tree.
         """
         if game not in self._searches:
-            module = importlib.import_module(KERNEL_MODULES[game.name])
             self._searches[game] = TreeSearch(
                 game,
-                module.KERNELS,
+                kernels_of(game),
                 self.max_nodes,
                 self.rollout,
                 self.rollout_depth,

@@ -6,8 +6,8 @@ for any label of :func:`zoo_games.catalog.variants`. See ``docs/batched.md``.
 numba is an optional dependency: ``pip install "zoo-games[batched]"``. The threading layer of
 large batches is numba's own choice (TBB, else OpenMP, else its workqueue; ``NUMBA_THREADING_LAYER``
 picks one): the setting is the whole process's, so a library has no business changing it, and
-on an idle two-core machine OpenMP's waiting threads made two threads 1.4-1.5x faster than one
-at batch 4,096, where the workqueue layer's were slower than one thread (docs/batched.md).
+with both cores free OpenMP's waiting threads made two threads faster than one at large
+batches, where the workqueue layer's were not (docs/batched.md, "Threads and compilation").
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ try:
 except ImportError:  # pragma: no cover - depends on the installation
     raise ImportError('zoo_games.batched needs numba: pip install "zoo-games[batched]"') from None
 
+from zoo_games.batched.batch import GameKernels
 from zoo_games.batched.engine import BatchedEngine
 from zoo_games.catalog import find_variant
+from zoo_games.core.game import Game
 
-__all__ = ["KERNEL_MODULES", "BatchedEngine", "make"]
+__all__ = ["KERNEL_MODULES", "BatchedEngine", "kernels_of", "make"]
 
 #: The kernel module of each game, by the rules core's ``Game.name``.
 KERNEL_MODULES = {
@@ -32,6 +34,18 @@ KERNEL_MODULES = {
     "togyz_kumalak": "zoo_games.batched.togyz_kumalak",
     "santorini": "zoo_games.batched.santorini",
 }
+
+
+def kernels_of(game: Game) -> GameKernels:
+    """The kernels of ``game``'s kernel module; ``ValueError`` for a game that has none."""
+    module_name = KERNEL_MODULES.get(game.name)
+    if module_name is None:
+        raise ValueError(
+            f"game {game.name!r} has no batched kernels; the batched engine and batched-mcts "
+            f"play {', '.join(KERNEL_MODULES)}"
+        )
+    kernels: GameKernels = importlib.import_module(module_name).KERNELS
+    return kernels
 
 
 def make(
@@ -45,8 +59,8 @@ def make(
     ``seed`` (a non-negative integer, or ``None`` for fresh entropy) seeds every game's
     generator; ``threads`` (1 to numba's thread count, ``NUMBA_NUM_THREADS``) is how many
     threads step a large batch. One is the default because more pay only when that many cores
-    are free: on a 2-core machine beside one other busy process, two threads stepped 1.3-2.1 times
-    slower than one (docs/batched.md, "Threads and compilation").
+    are free: on a 2-core machine beside one other busy process, two threads stepped slower
+    than one (docs/batched.md, "Threads and compilation").
     """
     chosen = find_variant(variant_label)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -58,7 +72,7 @@ def make(
         raise ValueError(f"threads must be an integer from 1 to {most}, got {threads!r}")
     game = chosen.game
     space = chosen.observer.space
-    kernels = importlib.import_module(KERNEL_MODULES[game.name]).KERNELS
+    kernels = kernels_of(game)
     return BatchedEngine(
         chosen.label,
         game,

@@ -21,25 +21,27 @@ of actions before anything is applied.
 
 The next random legal action of every game is drawn inside the step, while the game's mask is
 still in the cache, so that random play costs one threaded loop per step rather than two (a
-threaded loop has a fixed cost of 50-70 µs).
+threaded loop has a fixed cost per call: docs/batched.md, "Threads and compilation").
 
 One game's state is one row of a ``uint8`` array; column :data:`MOVER` is the player to act
 in every game. The observation is written as raw bytes into a ``uint8`` row and read by the
 user through a view of the right dtype and shape (``int8``, ``uint8`` or ``float32``).
 
 How the loops reach a game's functions: numba inlines calls to functions it finds as
-globals, but a function passed as an argument is either called through a pointer (measured
-twice as slow as the whole step) or makes the caller uncacheable. So the loops below are
+globals, but a function passed as an argument is either called through a pointer (far
+slower: docs/batched.md, "How it is built") or makes the caller uncacheable. So the loops below are
 written once, as plain Python, against the global name ``game_kernels``, and
 :func:`compile_loops` compiles a copy of them for each game module with ``game_kernels``
 bound to it (cached on disk next to that module, under names prefixed with the game's).
 The kernels and helpers are compiled with ``inline="always"``: inlined at numba's level, their
-array arguments need no reference counting per call, which made the step 1.3x-2.5x faster.
+array arguments need no reference counting per call, which made the step faster
+(docs/batched.md, "How it is built").
 
 The batch loops themselves are compiled without numba's reference counting
 (:data:`UNCOUNTED`). Every view a loop takes (``states[game]``, a kernel's ``row[BOARD:]``)
 otherwise increments and decrements its array's reference count, an atomic operation through a
-function call, several times per game: measured 40% of Senet's ``legal_mask``. The loops
+function call, several times per game: a large part of Senet's ``legal_mask`` (docs/batched.md).
+The loops
 allocate nothing and return no array, and the engine holds every array they touch for the
 whole call, so the counts have nothing to protect. (``_nrt`` is numba's own switch for its
 runtime, used by its test suite; a caller compiling its own loops over the kernels, such as a

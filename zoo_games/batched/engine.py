@@ -20,10 +20,9 @@ from zoo_games.batched.rng import seed_states
 from zoo_games.core.game import Game, GameState
 
 #: From this batch size on, a step runs on numba's threads when more than one is allowed:
-#: a threaded loop costs a fixed 50-70 µs per call (on an idle machine; several times more
-#: when other processes hold the cores), which pays only on large batches. With steps of
-#: 100-220 ns a game, two threads save 50-110 µs at 1,024 games (about nothing once the fixed
-#: cost is paid) and 100-220 µs at 2,048.
+#: a threaded loop has a fixed cost per call (several times higher when other processes hold
+#: the cores), which the time a second thread saves exceeds only on large batches (measured
+#: in docs/batched.md, "Threads and compilation" and "Speed").
 PARALLEL_MIN_BATCH = 2048
 
 

@@ -188,8 +188,9 @@ class BoardGameEnv(AECEnv):
         """The seeded generator that resolves chance.
 
         ``reset(seed=s)`` records the seed and the generator is made from it on first use:
-        seeding a numpy generator costs about 25 µs, 3% of a whole Togyz Kumalak game, which
-        has no chance and never asks for it. The generator is the one
+        seeding a numpy generator is a noticeable part of a whole Togyz Kumalak game, which
+        has no chance and never asks for it (measured in docs/benchmarks.md, "The latest
+        round"). The generator is the one
         ``gymnasium.utils.seeding.np_random(s)`` makes, whenever it is made.
         """
         generator = self._np_random
