@@ -158,7 +158,9 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
     ]
     handlers: dict[Any, Any] = {Refusal: _refused, HTTPException: _http_error}
-    return Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.games = store  # for tests and the load benchmark to look at
+    return app
 
 
 def _static_file(static: dict[str, bytes], name: str) -> Response:
@@ -243,4 +245,9 @@ async def _refused(request: Request, error: Exception) -> Response:
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    return JSONResponse({"error": error.detail}, status_code=error.status_code)
+    message = error.detail
+    if error.status_code == 404:
+        message = f"nothing at {request.url.path}: the page is at /, the API under /api/"
+    elif error.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path}"
+    return JSONResponse({"error": message}, status_code=error.status_code)

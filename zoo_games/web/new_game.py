@@ -73,6 +73,8 @@ def _seed(value: object) -> int:
 def _agent(spec: str, seed: int, settings: ServerSettings) -> Agent:
     """The agent ``spec`` names, seeded with the game's seed unless the spec sets one."""
     name = spec.partition(":")[0].strip()
+    if name == HUMAN:
+        raise ValueError(f"opponent {spec!r}: a human takes no options")
     if name not in names():
         known = ", ".join([HUMAN, *names()])
         raise ValueError(f"opponent {spec!r}: unknown opponent {name!r}; known opponents: {known}")

@@ -53,7 +53,13 @@ def game_view(game_id: str, match: Match) -> dict[str, Any]:
         "last": sorted({target for played in last for target in played.clicks}),
         "news": [played.note for played in last if played.note],
         "record": [
-            {"player": p.player, "name": p.name, "description": p.description, "note": p.note}
+            {
+                "player": p.player,
+                "action": p.action,
+                "name": p.name,
+                "description": p.description,
+                "note": p.note,
+            }
             for p in match.history
         ],
         "can_undo": any(p.player not in match.agents for p in match.history),
