@@ -11,14 +11,14 @@ from zoo_games.web.server import exposure_warning, is_loopback
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--port", "0"], "argument --port: a port is a whole number from 1 to 65535, got 0"),
-        (["--port", "http"], "argument --port: expected a whole number, got 'http'"),
+        (["--port", "0"], "--port: a port is a whole number from 1 to 65535, got 0"),
+        (["--port", "http"], "--port: expected a whole number, got 'http'"),
         (["--port", "70000"], "a port is a whole number from 1 to 65535, got 70000"),
-        (["--host", "a host"], "argument --host: expected an IP address or a host name"),
-        (["--move-seconds", "0"], "argument --move-seconds: must be more than 0, got 0"),
-        (["--most-games", "0"], "argument --most-games: must be 1 or more, got 0"),
-        (["--idle-minutes", "never"], "argument --idle-minutes: expected a number, got 'never'"),
-        (["--checkpoints", "/no/such/folder"], "'/no/such/folder' is not a folder"),
+        (["--host", "a host"], "--host: expected an IP address or a host name, got 'a host'"),
+        (["--move-seconds", "0"], "--move-seconds: must be more than 0, got 0"),
+        (["--most-games", "0"], "--most-games: must be 1 or more, got 0"),
+        (["--idle-minutes", "never"], "--idle-minutes: expected a number, got 'never'"),
+        (["--checkpoints", "/no/such/folder"], "--checkpoints: '/no/such/folder' is not a folder"),
     ],
 )
 def test_a_bad_argument_gets_one_line(
@@ -28,7 +28,8 @@ def test_a_bad_argument_gets_one_line(
         main(["serve", *args])
     assert stop.value.code == 2
     error = capsys.readouterr().err
-    assert error.splitlines()[-1] == f"zoo-games serve: error: {message}" or message in error
+    last = error.splitlines()[-1]
+    assert last.startswith("zoo-games serve: error: argument --") and last.endswith(message)
     assert "Traceback" not in error
 
 
