@@ -8,7 +8,8 @@ on Starlette anyway.
 Routes:
 
 - ``GET /``, ``GET /static/{name}``: the page and its script and style, from the package's
-  ``static`` folder (only the files listed in :data:`STATIC_FILES`: no path reaches the disk);
+  ``static`` folder (only the files of :data:`~zoo_games.web.page.STATIC_FILES`: no part of
+  a path reaches the disk);
 - ``GET /api/setup``: the variants, the agents, the seats, the server's limits;
 - ``POST /api/games``: a new game (``{"variant", "opponent", "seat", "seed", "position"}``);
 - ``GET /api/games/{id}``, ``DELETE /api/games/{id}``: a game, or forget it;
@@ -24,7 +25,6 @@ longer than the time cap, the server stops waiting, takes the person's move back
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import threading
 from typing import Any
@@ -40,16 +40,11 @@ from starlette.routing import Route
 from zoo_games.agents import names
 from zoo_games.catalog import labels
 from zoo_games.web.new_game import HUMAN, SEATS, new_match
+from zoo_games.web.page import STATIC_FILES, read_static_files
 from zoo_games.web.settings import MOST_BODY_BYTES, ServerSettings
 from zoo_games.web.store import Entry, GameGone, GameStore, TooManyGames
 from zoo_games.web.views import game_view
 
-#: The files the page is made of, and their media types.
-STATIC_FILES = {
-    "index.html": "text/html; charset=utf-8",
-    "app.js": "text/javascript; charset=utf-8",
-    "style.css": "text/css; charset=utf-8",
-}
 MOVE_FIELDS = ("action", "move")
 
 
@@ -66,8 +61,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
     """The app, with its own games in memory and the limits of ``settings``."""
     settings = settings or ServerSettings()
     store = GameStore(settings.most_games, settings.idle_minutes * 60)
-    files = importlib.resources.files("zoo_games.web") / "static"
-    static = {name: (files / name).read_bytes() for name in STATIC_FILES}
+    static = read_static_files()
 
     async def page(request: Request) -> Response:
         return _static_file(static, "index.html")
