@@ -19,10 +19,13 @@ from zoo_games.web.settings import ServerSettings
 HUMAN = "human"
 SEATS = ("first", "second")
 FIELDS = ("variant", "opponent", "seat", "seed", "position")
-#: Seeds are whole numbers in [0, 2**63): numpy's generators take no negative seed.
-SEED_LIMIT = 2**63
+#: Seeds are whole numbers in [0, 2**53): numpy's generators take no negative seed, and a
+#: browser's numbers are exact only below 2**53.
+SEED_LIMIT = 2**53
 #: The agent option that names a file on the server (a trained run's folder).
 CHECKPOINT = "checkpoint"
+#: The search agents' option of a time budget per move, which the server's cap bounds.
+SECONDS = "seconds"
 
 
 def new_match(fields: dict[str, Any], settings: ServerSettings) -> Match:
@@ -65,7 +68,7 @@ def _seed(value: object) -> int:
         return secrets.randbelow(2**31)
     if type(value) is not int or not 0 <= value < SEED_LIMIT:
         raise ValueError(
-            f"seed {value!r} is not allowed; a seed is a whole number from 0 to 2**63 - 1"
+            f"seed {value!r} is not allowed; a seed is a whole number from 0 to 2**53 - 1"
         )
     return value
 
@@ -80,6 +83,12 @@ def _agent(spec: str, seed: int, settings: ServerSettings) -> Agent:
         raise ValueError(f"opponent {spec!r}: unknown opponent {name!r}; known opponents: {known}")
     try:
         _, options = parse_spec(spec)
+        budget = options.get(SECONDS)
+        if isinstance(budget, float) and budget > settings.move_seconds:
+            raise ValueError(
+                f"{SECONDS}={budget:g} is over the server's time cap of "
+                f"{settings.move_seconds:g} s per move"
+            )
         if CHECKPOINT in options:
             options[CHECKPOINT] = str(_checkpoint(options[CHECKPOINT], settings.checkpoints))
         return make(name, **{"seed": seed, **options})

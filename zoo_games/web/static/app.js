@@ -160,13 +160,15 @@ async function startGame(event) {
     seat: $("seat").value,
   };
   const seed = $("seed").value.trim();
-  if (seed) fields.seed = /^\d+$/.test(seed) ? Number(seed) : seed; // the server checks it
+  // Sent as a number when it is one the browser holds exactly; the server checks it either way.
+  if (seed) fields.seed = Number.isSafeInteger(Number(seed)) ? Number(seed) : seed;
   const position = $("position").value.trim();
   if (position) fields.position = position;
   const previous = view && view.id;
-  if (previous) api("DELETE", `/api/games/${previous}`).catch(() => {});
-  view = null;
   await request("POST", "/api/games", fields);
+  if (previous && view && view.id !== previous) {
+    api("DELETE", `/api/games/${previous}`).catch(() => {}); // the tab's old game is done
+  }
 }
 
 async function copyPosition() {
