@@ -184,6 +184,16 @@ def test_an_illegal_click_changes_nothing(page: Page) -> None:
     assert view(page) == before and served_view(page) == before
     assert page.inner_text("#selection") == ""
     assert "choosable" in (page.get_attribute('#board [data-target="hole0"]', "class") or "")
+    assert hover_fill(page, "hole0") != hover_fill(page, "hole9") == "rgba(0, 0, 0, 0)"
+
+
+def hover_fill(page: Page, target: str) -> str:
+    """The fill of a target's hit area with the pointer over it: lit up only if choosable."""
+    page.hover(f'#board [data-target="{target}"]')
+    fill: str = page.eval_on_selector(
+        f'#board [data-target="{target}"] > .hit', "hit => getComputedStyle(hit).fill"
+    )
+    return fill
 
 
 def test_undo_and_reload(page: Page) -> None:

@@ -120,7 +120,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
                 400, f"unknown field {unknown[0]!r}; a move is {{'action': n}} or {{'move': name}}"
             )
         async with entry.lock:
-            _check_idle(entry)
+            _check_not_searching(entry)
             match = entry.match
             try:
                 action = match.person_action(fields.get("action"), fields.get("move"))
@@ -135,7 +135,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         game_id, entry = _entry(store, request)
         await _body(request)
         async with entry.lock:
-            _check_idle(entry)
+            _check_not_searching(entry)
             try:
                 entry.match.undo()
             except ValueError as error:
@@ -171,7 +171,7 @@ def _entry(store: GameStore, request: Request) -> tuple[str, Entry]:
         raise Refusal(404, str(error)) from None
 
 
-def _check_idle(entry: Entry) -> None:
+def _check_not_searching(entry: Entry) -> None:
     if entry.searching():
         raise Refusal(
             409, "the agent is still finishing a search that went over the time cap; try again soon"
