@@ -196,6 +196,16 @@ def hover_fill(page: Page, target: str) -> str:
     return fill
 
 
+def test_a_bad_field_is_told_and_starts_no_game(page: Page) -> None:
+    page.fill("#opponent", "mcts:simulations=many")
+    page.click("#start")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == (
+        "opponent 'mcts:simulations=many': mcts:simulations='many': expected int or none"
+    )
+    assert page.is_hidden("#game") and view(page) is None
+
+
 def test_undo_and_reload(page: Page) -> None:
     start(page, "togyz-kumalak", seed=5)
     first = view(page)
