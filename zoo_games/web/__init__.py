@@ -4,9 +4,10 @@
 one game (the terminal's session logic: seed, record, undo by replay), :mod:`~zoo_games.web.store`
 the games kept in memory, :mod:`~zoo_games.web.new_game` the checks of a new game's fields,
 :mod:`~zoo_games.web.views` what the page is sent, :mod:`~zoo_games.web.boards` each game's
-picture and clicks, :mod:`~zoo_games.web.server` the command. The page itself
-(``static/``) holds no rules: it draws what it is sent and matches clicks against the legal
-moves listed with it. Needs the ``web`` extra (Starlette and uvicorn); see ``docs/play.md``.
+picture and clicks, :mod:`~zoo_games.web.page` the page's files, :mod:`~zoo_games.web.server`
+the command. The page itself (``static/``) holds no rules: it draws what it is sent and
+matches clicks against the legal moves listed with it. Needs the ``web`` extra (Starlette and
+uvicorn); see ``docs/play.md``.
 """
 
 from zoo_games.web.settings import ServerSettings
