@@ -4,8 +4,9 @@ Run with the Python of an environment where only the built wheel (and its depend
 installed, from a directory outside the repository; ``scripts/ci_package.sh`` does exactly
 that. It checks that the package is imported from the installation with its version metadata
 and ``py.typed``, makes every variant of the catalog and plays a seeded game with random
-agents, draws a picture, loads the packaged master games of Togyz Kumalak and runs the
-``zoo-games`` command. Any failure raises; the last line printed is ``wheel smoke test passed``.
+agents, draws a picture, loads the packaged master games of Togyz Kumalak, runs the
+``zoo-games`` command and finds the files of the browser page. Any failure raises; the last
+line printed is ``wheel smoke test passed``.
 """
 
 from __future__ import annotations
@@ -88,6 +89,21 @@ def run_the_command() -> None:
     print("zoo-games list names every variant")
 
 
+def check_the_web_page() -> None:
+    """The page of ``zoo-games serve`` ships in the wheel, and the command explains itself."""
+    from zoo_games.web.page import read_static_files
+
+    files = read_static_files()
+    assert all(files.values()), [name for name, content in files.items() if not content]
+    assert b'<script src="/static/app.js">' in files["index.html"]
+    command = Path(sys.executable).parent / "zoo-games"
+    result = subprocess.run(
+        [str(command), "serve", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "--move-seconds" in result.stdout, result.stdout
+    print(f"the web page's {len(files)} files are in the wheel")
+
+
 def main() -> None:
     """Run every check."""
     check_installation()
@@ -96,6 +112,7 @@ def main() -> None:
         draw_a_picture(Path(folder))
     load_master_games()
     run_the_command()
+    check_the_web_page()
     print("wheel smoke test passed")
 
 

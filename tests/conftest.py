@@ -29,6 +29,7 @@ SLOW = (
     "tests/rllib/",
     "tests/agents/test_rllib_agent.py",
     "tests/test_tutorials.py",
+    "tests/web/test_browser.py",
     "tests/batched/test_engine.py::test_a_threaded_step",
     "tests/batched/test_engine.py::test_threads_do_not_change_the_games",
     "tests/test_benchmarks.py::test_bench_threads",

@@ -172,3 +172,21 @@ def test_instructions_child_plays_and_parent_checks_names() -> None:
     result = run("instructions.py", "--games", "0", "togyz-kumalak")
     assert result.returncode == 2
     assert "--games: expected a whole number >= 1, got 0" in result.stderr
+
+
+def test_bench_serve_plays_games_at_once_and_checks_each() -> None:
+    for module in ("starlette", "uvicorn", "httpx2"):
+        pytest.importorskip(module)
+    result = run(
+        "bench_serve.py", "--games", "3", "--only", "togyz-kumalak", "--only", "santorini-fixed"
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("3 games at once, 2 variants, ") and lines[0].endswith("all checked")
+    assert " requests/s" in lines[1] and "95th percentile" in lines[2]
+    result = run("bench_serve.py", "--only", "chess")
+    assert result.returncode == 2
+    assert "--only 'chess' is not a variant; variants: senet-kendall-5" in result.stderr
+    result = run("bench_serve.py", "--games", "0")
+    assert result.returncode == 2
+    assert "--games: expected a whole number >= 1, got '0'" in result.stderr

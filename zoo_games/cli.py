@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import ipaddress
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from zoo_games.catalog import find_variant, labels, variants
+from zoo_games.web.settings import IDLE_MINUTES, MOST_GAMES, MOVE_SECONDS
 
 
 # ---------------------------------------------------------------------- argument types
@@ -92,6 +95,34 @@ def ray_address(text: str) -> str:
             f"a Ray cluster address is 'auto', HOST:PORT or ray://HOST:PORT, got {text!r}"
         )
     return text
+
+
+def port(text: str) -> int:
+    """A TCP port to listen on, 1 to 65535."""
+    value = _integer(text)
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {value}")
+    return value
+
+
+def host(text: str) -> str:
+    """An address or host name to listen on: ``127.0.0.1``, ``::1``, ``0.0.0.0``, ``localhost``."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?", text):
+            raise argparse.ArgumentTypeError(
+                f"expected an IP address or a host name, got {text!r}"
+            ) from None
+    return text
+
+
+def existing_folder(text: str) -> Path:
+    """A folder that exists (to read from)."""
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
 
 
 def _integer(text: str) -> int:
@@ -212,6 +243,19 @@ def _play(args: argparse.Namespace) -> int:
     return run_play(args.variant, vs=args.vs, seat=args.seat, seed=args.seed)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    missing = [name for name in ("starlette", "uvicorn") if importlib.util.find_spec(name) is None]
+    if missing:
+        args.parser.error(f'serving needs {" and ".join(missing)}: pip install "zoo-games[web]"')
+    from zoo_games.web import ServerSettings
+    from zoo_games.web.server import serve
+
+    settings = ServerSettings(
+        args.most_games, args.idle_minutes, args.move_seconds, args.checkpoints
+    )
+    return serve(args.host, args.port, settings)
+
+
 # ---------------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
@@ -307,6 +351,45 @@ def build_parser() -> argparse.ArgumentParser:
     playing.add_argument("--seat", default="first", help="your seat: first or second")
     playing.add_argument("--seed", help="seed of the throws and the agent (default: drawn)")
     playing.set_defaults(run=_play)
+
+    # Values are checked here; the app checks each game's fields (docs/play.md).
+    serving = commands.add_parser(
+        "serve",
+        help="play in the browser: a local web app (see docs/play.md)",
+        description="Serve a web app to play every variant against an agent or a person.",
+    )
+    serving.add_argument(
+        "--host", type=host, default="127.0.0.1", help="address to listen on (127.0.0.1)"
+    )
+    serving.add_argument("--port", type=port, default=8000, help="port to listen on (8000)")
+    serving.add_argument(
+        "--move-seconds",
+        type=minutes,
+        default=MOVE_SECONDS,
+        metavar="S",
+        help=f"the most an agent may think about one move, in seconds ({MOVE_SECONDS:g})",
+    )
+    serving.add_argument(
+        "--most-games",
+        type=at_least(1),
+        default=MOST_GAMES,
+        metavar="N",
+        help=f"games kept in memory at once ({MOST_GAMES})",
+    )
+    serving.add_argument(
+        "--idle-minutes",
+        type=minutes,
+        default=IDLE_MINUTES,
+        metavar="M",
+        help=f"a game is dropped after this long without a request ({IDLE_MINUTES:g})",
+    )
+    serving.add_argument(
+        "--checkpoints",
+        type=existing_folder,
+        metavar="DIR",
+        help="offer the trained runs in DIR as rllib:checkpoint=RUN opponents (default: none)",
+    )
+    serving.set_defaults(run=_serve, parser=serving)
     return parser
 
 
