@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 
 import pytest
 
+import zoo_games
+from zoo_games import cli
 from zoo_games.cli import main
 
 
@@ -33,9 +37,9 @@ def refused(capsys, argv: list[str]) -> str:
     out, err = capsys.readouterr()
     assert out == ""  # no game played, no training started
     assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert lines[-1].startswith((f"zoo-games {argv[0]}: error: ", "zoo-games: error: "))
-    return lines[-1]
+    (line,) = err.strip().splitlines()  # no usage lines before it, in any subcommand
+    assert line.startswith((f"zoo-games {argv[0]}: error: ", "zoo-games: error: "))
+    return line
 
 
 @pytest.mark.parametrize(
@@ -133,3 +137,95 @@ def test_train_refuses_a_file_as_its_output(capsys, tmp_path, no_training) -> No
     target = tmp_path / "notes.txt"
     target.write_text("")
     assert "is a file" in refused(capsys, ["train", "santorini-fixed", "--output", str(target)])
+
+
+@needs_rllib
+@pytest.mark.parametrize("place", ["file", "proc"])
+def test_train_refuses_an_output_folder_it_cannot_create(capsys, tmp_path, no_training, place):
+    # new_folder's look at the nearest existing parent lets both through (as root, /proc
+    # is "writable"); trying to create the folder, before Ray starts, does not.
+    if place == "proc" and not os.path.isdir("/proc"):
+        pytest.skip("no /proc here")
+    (tmp_path / "notes.txt").write_text("")
+    output = "/proc/x" if place == "proc" else str(tmp_path / "notes.txt" / "run")
+    line = refused(capsys, ["train", "togyz-kumalak", "--output", output, "--iterations", "1"])
+    assert "cannot" in line
+
+
+@pytest.mark.parametrize(
+    "argv", [["train"], ["arena", "santorini-fixed"], ["play"], ["demo", "--colour"], ["dance"]]
+)
+def test_every_subcommand_says_a_mistake_in_one_line(capsys, argv) -> None:
+    assert "--help" in refused(capsys, argv)
+
+
+def test_version_names_the_package_version(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"zoo-games {zoo_games.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo", "senet-kendall-5"],
+        ["play", "santorini-fixed", "--vs", "human", "--seed", "0"],
+        ["arena", "santorini-fixed", "random", "random", "--games", "2"],
+        ["list"],
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(argv) -> None:
+    # A real pipe whose reader takes a few bytes and closes it, as `| head -c 40` does.
+    command = [sys.executable, "-c", "import sys; from zoo_games.cli import main; sys.exit(main())"]
+    process = subprocess.Popen(
+        [*command, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr
+    process.stdin.write(b"1\n" * 200)  # play's moves (fits the pipe: written before any read)
+    process.stdin.close()
+    process.stdout.read(40)
+    process.stdout.close()
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, cli.BROKEN_PIPE)  # 0: all written before the close
+    assert error == ""
+
+
+@pytest.fixture
+def without_module(monkeypatch):
+    """Make ``import NAME`` fail as if NAME were not installed, and forget what imported it."""
+
+    def hide(name: str) -> None:
+        for loaded in [
+            m for m in sys.modules if m.startswith(("zoo_games.batched", "zoo_games.rllib"))
+        ]:
+            monkeypatch.delitem(sys.modules, loaded)
+        monkeypatch.delitem(sys.modules, "zoo_games.agents.batched_mcts", raising=False)
+        monkeypatch.setitem(sys.modules, name, None)
+
+    return hide
+
+
+@pytest.mark.parametrize(
+    ("missing", "agent", "extra"),
+    [("numba", "batched-mcts", "batched"), ("ray", "rllib:checkpoint=runs/x", "rllib")],
+)
+@pytest.mark.parametrize("command", ["arena", "play"])
+def test_an_agent_without_its_extra_is_one_line_before_any_game(
+    capsys, monkeypatch, without_module, missing, agent, extra, command
+) -> None:
+    without_module(missing)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_game", pytest.fail)
+    argv = (
+        ["arena", "togyz-kumalak", "random", agent]
+        if command == "arena"
+        else ["play", "togyz-kumalak", "--vs", agent]
+    )
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    (line,) = err.strip().splitlines()
+    assert f'pip install "zoo-games[{extra}]"' in line and "Traceback" not in line

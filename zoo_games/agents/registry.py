@@ -20,8 +20,14 @@ AGENT_CLASSES = {
     "greedy": "zoo_games.agents.greedy:GreedyAgent",
     "mcts": "zoo_games.agents.mcts:MCTSAgent",
     "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
-    "rllib": "zoo_games.agents.rllib_agent:RLlibAgent",
+    "rllib": "zoo_games.rllib.agent:RLlibAgent",
 }
+#: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs.
+AGENT_EXTRAS = {"batched-mcts": "batched", "rllib": "rllib"}
+
+
+class MissingExtraError(ImportError):
+    """An agent whose extra is not installed; the message says how to install it."""
 
 
 def names() -> list[str]:
@@ -30,11 +36,24 @@ def names() -> list[str]:
 
 
 def agent_class(name: str) -> type[Agent]:
-    """The class of the agent called ``name``; ``ValueError`` listing the names if unknown."""
+    """The class of the agent called ``name``; ``ValueError`` listing the names if unknown.
+
+    An agent whose extra is missing raises :class:`MissingExtraError` (one line saying what
+    to install), whatever the import that failed.
+    """
     if name not in AGENT_CLASSES:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(names())}")
     module_name, class_name = AGENT_CLASSES[name].split(":")
-    cls: type[Agent] = getattr(importlib.import_module(module_name), class_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        if name not in AGENT_EXTRAS:
+            raise
+        extra = AGENT_EXTRAS[name]
+        raise MissingExtraError(
+            f'the {name} agent needs the {extra} extra: pip install "zoo-games[{extra}]"'
+        ) from error
+    cls: type[Agent] = getattr(module, class_name)
     return cls
 
 

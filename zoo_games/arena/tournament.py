@@ -68,8 +68,8 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
     taken: set[str] = set()
     for given, source in named:
         if isinstance(source, str):
-            kind: str | None = parse_spec(source)[0]
-            try:  # a bad option value raises here, before any game
+            try:  # a missing extra or a bad option value raises here, before any game
+                kind: str | None = parse_spec(source)[0]
                 make_from_spec(source, seed=0)
             except (OSError, ImportError) as error:  # e.g. a missing checkpoint or extra
                 raise ValueError(f"agent {source!r} cannot be made: {error}") from error

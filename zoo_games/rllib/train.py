@@ -45,12 +45,12 @@ from zoo_games.rllib.evaluation import (
 )
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
+from zoo_games.rllib.policies import policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 
 ENV_NAME = "zoo_games_turn_based"
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
-SHARED_POLICY = "shared"
 
 
 @dataclass
@@ -94,8 +94,9 @@ class TrainSettings:
         Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
         or less); counts below what they mean (``env_runners < 0``, no environment per
         runner); evaluation games that cannot alternate seats, or unknown opponents;
-        resuming a run that has no checkpoint, or one whose budget is spent; and writing into
-        a folder that already holds another run (it is never replaced).
+        resuming a run that has no checkpoint, or one whose budget is spent; writing into
+        a folder that already holds another run (it is never replaced); and an output folder
+        that cannot be created (it is created here).
         """
         find_variant(self.variant)
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
@@ -139,6 +140,11 @@ class TrainSettings:
                     "--output folder"
                 )
             output = _fresh_folder(output)
+        try:  # tried here, so that a folder that cannot be made is refused before Ray starts
+            output.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            problem = error.strerror or error
+            raise ValueError(f"cannot create the output folder {output}: {problem}") from None
         return replace(self, output_dir=str(output))
 
 
@@ -152,18 +158,6 @@ def _fresh_folder(taken: Path) -> Path:
     while _holds_files(taken.with_name(f"{taken.name}-{number}")):
         number += 1
     return taken.with_name(f"{taken.name}-{number}")
-
-
-def policy_ids(shared: bool) -> list[str]:
-    """The policies trained: one shared by both seats, or one per seat."""
-    return [SHARED_POLICY] if shared else list(AGENTS)
-
-
-def policy_mapping(shared: bool) -> Callable[..., str]:
-    """Agent id -> policy id."""
-    if shared:
-        return lambda agent_id, episode=None, **kwargs: SHARED_POLICY
-    return lambda agent_id, episode=None, **kwargs: agent_id
 
 
 def ppo_config(settings: TrainSettings) -> PPOConfig:
@@ -280,7 +274,6 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
     assert settings.output_dir is not None
     start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
-    output.mkdir(parents=True, exist_ok=True)
     checkpoint = output / "checkpoint"
     metrics_path = output / "metrics.csv"
     algo = ppo_config(settings).build_algo()
