@@ -7,12 +7,11 @@ imports what a heavy one needs (the ``rllib`` agent needs torch and Ray).
 from __future__ import annotations
 
 import importlib
-import inspect
-import types
-import typing
-from typing import Any, Union
+from typing import Any
 
 from zoo_games.agents.base import Agent
+from zoo_games.agents.options import accepted_text, choices_of
+from zoo_games.agents.options import option_types as options_of
 
 #: Agent name -> ``module:class``.
 AGENT_CLASSES = {
@@ -59,20 +58,14 @@ def agent_class(name: str) -> type[Agent]:
 
 def option_types(name: str) -> dict[str, Any]:
     """The options of agent ``name`` and their annotated types (constructor parameters)."""
-    init = agent_class(name).__init__
-    hints = typing.get_type_hints(init)
-    return {
-        parameter: hints.get(parameter, str)
-        for parameter in inspect.signature(init).parameters
-        if parameter != "self"
-    }
+    return options_of(agent_class(name).__init__)
 
 
 def make(name: str, **options: Any) -> Agent:
     """The agent called ``name`` (see :func:`names`) with keyword ``options``.
 
-    An unknown option raises ``ValueError`` naming the agent's options; a bad value raises the
-    agent's own ``ValueError``.
+    An unknown option raises ``ValueError`` naming the agent's options; a value of the wrong
+    type (:mod:`zoo_games.agents.options`) or out of range raises ``ValueError`` too.
     """
     allowed = option_types(name)
     unknown = sorted(set(options) - set(allowed))
@@ -116,11 +109,7 @@ def make_from_spec(spec: str, **defaults: Any) -> Agent:
 
 def _convert(text: str, annotation: Any, what: str) -> Any:
     """``text`` as a value of ``annotation`` (int, float, bool, str, or one of them | None)."""
-    choices = (
-        typing.get_args(annotation)
-        if typing.get_origin(annotation) in (Union, types.UnionType)
-        else (annotation,)
-    )
+    choices = choices_of(annotation)
     if type(None) in choices and text.lower() == "none":
         return None
     for choice in choices:
@@ -136,7 +125,4 @@ def _convert(text: str, annotation: Any, what: str) -> Any:
                 continue
         elif choice is str:
             return text
-    accepted = " or ".join(
-        "none" if c is type(None) else getattr(c, "__name__", str(c)) for c in choices
-    )
-    raise ValueError(f"{what}={text!r}: expected {accepted}")
+    raise ValueError(f"{what}={text!r}: expected {accepted_text(annotation)}")

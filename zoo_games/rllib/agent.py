@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,10 @@ class RLlibAgent(ModuleAgent):
     name = "rllib"
 
     def __init__(
-        self, checkpoint: str | None = None, sample: bool = False, seed: int | None = None
+        self,
+        checkpoint: str | os.PathLike[str] | None = None,
+        sample: bool = False,
+        seed: int | None = None,
     ) -> None:
         if not checkpoint:
             raise ValueError("the rllib agent needs checkpoint=PATH, a zoo-games train run folder")
