@@ -221,6 +221,14 @@ def test_the_agent_can_take_the_first_seat(monkeypatch, capsys) -> None:
     assert out.index("player_0 (yellow) plays") < out.index("player_1 (red)> 1")
 
 
+def test_the_opponent_may_be_given_a_name(monkeypatch, capsys) -> None:
+    args = ["santorini-fixed", "--vs", "rnd=random:seed=2", "--seed", "3"]
+    _, out = play(monkeypatch, capsys, args, ["quit"])
+    assert out.startswith(
+        "santorini-fixed, seed 3. player_0 (yellow): human, player_1 (red): agent rnd."
+    )
+
+
 def test_agent_options_are_read_from_the_spec(monkeypatch, capsys) -> None:
     entries = [str(hole) for hole in range(1, 10)] * 3
     _, own_seed = play(
@@ -253,6 +261,8 @@ def test_ctrl_c_ends_the_game_with_exit_code_130(monkeypatch, capsys) -> None:
         (["senet-kendall-5", "--vs", "random:depth=2"], "agent 'random' has no option 'depth'"),
         (["senet-kendall-5", "--vs", "random:seed=x"], "random:seed='x': expected int"),
         (["senet-kendall-5", "--vs", "human:seed=1"], "a human takes no options"),
+        (["senet-kendall-5", "--vs", "me=human"], "a human takes no options and no name"),
+        (["senet-kendall-5", "--vs", "a b=random"], "agent name 'a b' in 'a b=random'"),
         (["senet-kendall-5", "--seat", "third"], "--seat 'third' is not allowed; allowed: first"),
         (["senet-kendall-5", "--seed", "-1"], "--seed '-1' is not allowed; a seed is a whole"),
         (["senet-kendall-5", "--seed", "x"], "--seed 'x' is not allowed"),

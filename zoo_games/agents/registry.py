@@ -7,6 +7,7 @@ imports what a heavy one needs (the ``rllib`` agent needs torch and Ray).
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 from zoo_games.agents.base import Agent
@@ -21,6 +22,8 @@ AGENT_CLASSES = {
     "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
     "rllib": "zoo_games.rllib.agent:RLlibAgent",
 }
+#: A name given to an agent (``NAME=SPEC``, see :func:`named_spec`).
+AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 #: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs.
 AGENT_EXTRAS = {"batched-mcts": "batched", "rllib": "rllib"}
 
@@ -98,6 +101,25 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             )
         options[key] = _convert(text.strip(), allowed[key], f"{name}:{key}")
     return name.strip(), options
+
+
+def named_spec(text: str) -> tuple[str | None, str]:
+    """``"ppo=rllib:checkpoint=runs/x"`` -> ``("ppo", "rllib:checkpoint=runs/x")``.
+
+    An agent may be given a name to be shown by (tables, charts, records) as ``NAME=SPEC``:
+    an ``=`` before any ``:`` ends a name, as an option's ``=`` always comes after the ``:``.
+    Without a name: ``(None, text)``. A name is letters, digits and ``_ . + # -``, starting
+    with a letter or digit; anything else raises ``ValueError``.
+    """
+    name, equals, spec = text.partition("=")
+    if not equals or ":" in name:
+        return None, text
+    if not AGENT_NAME.fullmatch(name.strip()):
+        raise ValueError(
+            f"agent name {name!r} in {text!r}: a name is letters, digits and _ . + # -, "
+            "starting with a letter or digit"
+        )
+    return name.strip(), spec.strip()
 
 
 def make_from_spec(spec: str, **defaults: Any) -> Agent:

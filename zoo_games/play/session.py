@@ -39,7 +39,8 @@ class Session:
     ``agents`` maps a seat (0 for ``player_0``, 1 for ``player_1``) to the agent playing it;
     the other seats are people at this terminal. Their entries are read, a line at a time,
     from ``entries`` (standard input by default); entries that do not come from a terminal
-    are echoed after the prompt, so that a scripted game reads like a typed one.
+    are echoed after the prompt, so that a scripted game reads like a typed one. ``names``
+    gives an agent the name shown for it (default: the agent's kind, e.g. ``random``).
     """
 
     def __init__(
@@ -48,9 +49,11 @@ class Session:
         agents: Mapping[int, Agent],
         seed: int,
         entries: TextIO | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         self.variant = variant
         self.agents = dict(agents)
+        self.names = {seat: agent.name for seat, agent in agents.items()} | dict(names or {})
         self.seed = seed
         self._entries = entries
         self.env = variant.raw_env(render_mode="ansi")
@@ -94,7 +97,7 @@ class Session:
 
     def _heading(self) -> str:
         seats = ", ".join(
-            f"{self.label(p)}: " + (f"agent {self.agents[p].name}" if p in self.agents else "human")
+            f"{self.label(p)}: " + (f"agent {self.names[p]}" if p in self.agents else "human")
             for p in (0, 1)
         )
         return (
