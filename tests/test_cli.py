@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import zoo_games
-from zoo_games import cli
+from zoo_games import cli, demo
+from zoo_games.agents.random_agent import RandomAgent
+from zoo_games.catalog import find_variant
 from zoo_games.cli import main
 
 
@@ -23,10 +27,47 @@ def test_demo_plays_a_seeded_game_move_by_move(capsys, tmp_path) -> None:
     gif = tmp_path / "game.gif"
     assert main(["demo", "senet-kendall-5", "--seed", "4", "--gif", str(gif)]) == 0
     first = capsys.readouterr().out
-    assert "game over after" in first and "player_0 plays" in first
+    assert "game over after" in first and "player_0 (spools) plays" in first
     assert gif.stat().st_size > 0
     main(["demo", "senet-kendall-5", "--seed", "4"])
     assert capsys.readouterr().out.split("game over")[0] in first  # same seed, same game
+
+
+@pytest.mark.parametrize("label", ["senet-kendall-5", "togyz-kumalak", "santorini-fixed"])
+def test_the_demo_gif_ends_on_the_final_position(monkeypatch, label) -> None:
+    pictures: list = []
+    monkeypatch.setattr(demo, "save_gif", lambda path, frames, **options: pictures.extend(frames))
+    decisions = demo.play_demo(find_variant(label), seed=2, delay=0, gif="unused.gif")
+    env = find_variant(label).raw_env(render_mode="rgb_array")
+    env.reset(seed=2)
+    agent = RandomAgent(2)
+    while not all(env.terminations.values()):
+        env.step(agent.act(env.game_state))
+    assert len(pictures) == decisions + 1  # every position, the last one included
+    assert np.array_equal(pictures[-1], env.render())
+
+
+@pytest.mark.parametrize(
+    ("label", "first_move"),
+    [
+        ("togyz-kumalak", r"player_0 \(White\) plays [1-9]: sow hole [1-9] "),
+        ("senet-kendall-5", r"player_0 \(spools\) plays \d+-\d+: dancer"),
+        ("santorini-fixed", r"player_0 \(yellow\) plays w[01]-[NSEW]+-[NSEW]+: worker"),
+    ],
+)
+def test_the_demo_names_moves_as_players_type_them(capsys, label, first_move) -> None:
+    decisions = demo.play_demo(find_variant(label), seed=0, delay=0)
+    out = capsys.readouterr().out
+    assert re.search(first_move, out)
+    assert len(re.findall(r" plays ", out)) == decisions
+    assert re.search(rf"game over after {decisions} decisions: player_[01] \(\w+\) wins; ", out)
+
+
+def test_the_demo_is_paced_at_a_terminal_and_not_when_piped(monkeypatch) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert demo.default_delay() == demo.TERMINAL_DELAY > 0
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert demo.default_delay() == 0
 
 
 def refused(capsys, argv: list[str]) -> str:

@@ -242,7 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="watch a seeded game between random agents")
     demo.add_argument("variant", nargs="?", default=known[0], choices=known, metavar="VARIANT")
     demo.add_argument("--seed", type=seed, default=0, help="seed of the game and of the agents")
-    demo.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait after each move")
+    demo.add_argument(
+        "--delay",
+        type=seconds,
+        help="seconds to wait after each move (default: 0.5 at a terminal, 0 when piped)",
+    )
     demo.add_argument("--gif", type=gif_file, help="also write a picture of every move to a GIF")
     demo.set_defaults(run=_demo, parser=demo)
 

@@ -20,7 +20,13 @@ from typing import TextIO
 from zoo_games.agents import Agent
 from zoo_games.catalog import Variant
 from zoo_games.core.game import GameState
-from zoo_games.play.language import MoveLanguage, language_of
+from zoo_games.play.language import (
+    MoveLanguage,
+    language_of,
+    move_line,
+    result_line,
+    seat_label,
+)
 from zoo_games.play.menu import COMMAND_HELP, COMMANDS, Command, Move, MoveMenu
 
 
@@ -70,7 +76,7 @@ class Session:
 
     def label(self, player: int) -> str:
         """``"player_0 (spools)"``."""
-        return f"player_{player} ({self.language.SIDE_NAMES[player]})"
+        return seat_label(self.language, player)
 
     def run(self) -> int:
         """Play until the game ends, a player quits or the input ends; return the exit code 0."""
@@ -108,7 +114,7 @@ class Session:
     def _play(self, player: int, action: int) -> None:
         before = self.state.clone()
         name = self.language.move_names(before, action)[0]
-        print(f"{self.label(player)} plays {name}: {self.language.describe(before, action)}")
+        print(move_line(self.language, before, action))
         self.env.step(action)
         self.history.append(Decision(player, action, name))
         news = self.language.announce(before, action, self.state)
@@ -183,10 +189,6 @@ class Session:
         return True
 
     def _show_result(self) -> None:
-        state = self.state
         print()
         print(self.env.render())
-        first, second = state.returns()
-        winner = 0 if first > second else 1
-        outcome = "a draw" if first == second else f"{self.label(winner)} wins"
-        print(f"game over: {outcome}; {self.language.score(state)}")
+        print(f"game over: {result_line(self.language, self.state)}")
