@@ -123,7 +123,7 @@ class Session:
 
     def _ask(self, menu: MoveMenu) -> Move | Command | None:
         """The human's move, or ``Command("undo")`` once undone; ``None`` to end the session."""
-        print("legal moves:")
+        print(menu.heading())
         print("\n".join(menu.lines()))
         prompt = f"{self.label(self.state.current_player())}> "
         while True:
