@@ -96,7 +96,7 @@ class TrainSettings:
         runner); evaluation games that cannot alternate seats, or unknown opponents;
         resuming a run that has no checkpoint, or one whose budget is spent; writing into
         a folder that already holds another run (it is never replaced); and an output folder
-        that cannot be created (it is created here).
+        that cannot be created.
         """
         find_variant(self.variant)
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
@@ -140,12 +140,25 @@ class TrainSettings:
                     "--output folder"
                 )
             output = _fresh_folder(output)
-        try:  # tried here, so that a folder that cannot be made is refused before Ray starts
-            output.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            problem = error.strerror or error
-            raise ValueError(f"cannot create the output folder {output}: {problem}") from None
+        _check_creatable(output)
         return replace(self, output_dir=str(output))
+
+
+def _check_creatable(folder: Path) -> None:
+    """Refuse a folder that cannot be created, by creating it and removing what was made.
+
+    Only trying tells (permissions, a file on the way, ``/proc``, a full disk), and trying
+    here refuses it before Ray starts; removing it again leaves nothing behind a run that
+    stops before training (a cluster that cannot be joined).
+    """
+    missing = [path for path in (folder, *folder.parents) if not path.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        problem = error.strerror or error
+        raise ValueError(f"cannot create the output folder {folder}: {problem}") from None
+    for made in missing:  # the deepest first
+        made.rmdir()
 
 
 def _holds_files(folder: Path) -> bool:
@@ -274,6 +287,7 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
     assert settings.output_dir is not None
     start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
+    output.mkdir(parents=True, exist_ok=True)
     checkpoint = output / "checkpoint"
     metrics_path = output / "metrics.csv"
     algo = ppo_config(settings).build_algo()
