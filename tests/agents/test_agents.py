@@ -300,3 +300,15 @@ def test_agents_refuse_chance_and_terminal_states(name):
 
 def test_names_lists_every_agent():
     assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib"]
+
+
+def test_an_agent_without_options_of_its_own_has_its_seed_checked():
+    class FirstLegal(agents.Agent):
+        name = "first-legal"
+
+        def act(self, state: GameState) -> int:
+            return state.legal_actions()[0]
+
+    assert FirstLegal(seed=3).seed == 3
+    with pytest.raises(ValueError, match="first-legal option seed='x' is not allowed"):
+        FirstLegal(seed="x")  # type: ignore[arg-type]

@@ -76,3 +76,7 @@ def _checking(init: Any) -> Any:
         init(self, *args, **kwargs)
 
     return checked_init
+
+
+# The base's own constructor too, for agents that add no option of their own.
+Agent.__init__ = _checking(Agent.__init__)  # type: ignore[method-assign]
