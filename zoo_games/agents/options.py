@@ -50,10 +50,10 @@ def accepted_text(annotation: Any) -> str:
     )
 
 
-def check_options(agent: str, types_: Mapping[str, Any], given: Mapping[str, Any]) -> None:
+def check_options(agent: str, annotations: Mapping[str, Any], given: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` for the first value of ``given`` that its annotation refuses."""
     for option, value in given.items():
-        annotation = types_.get(option, Any)
+        annotation = annotations.get(option, Any)
         if not any(_fits(value, choice) for choice in choices_of(annotation)):
             raise ValueError(
                 f"{agent} option {option}={value!r} is not allowed: "

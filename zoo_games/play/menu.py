@@ -157,7 +157,10 @@ class MoveMenu:
 
 
 def _stem(name: str) -> str:
-    """``"w0-N-S"`` -> ``"w0-N"``: the name without its last part (a name without parts: itself)."""
+    """``"w0-N-S"`` -> ``"w0-N"``: a name of three parts or more without its last one.
+
+    A shorter name is its own stem (a group of one): ``"14-17"``, Santorini's climb ``"w0-E"``.
+    """
     stem, dash, _ = name.rpartition("-")
     return stem if dash and "-" in stem else name
 
