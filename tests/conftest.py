@@ -1,9 +1,13 @@
-"""Shared test setup: the ``slow`` mark, and random games against each game's plain reference.
+"""Shared test setup: the ``slow`` mark, the code blocks of the docs run as written, and random
+games played by a rules core and its plain reference side by side.
 
 The ``slow`` mark goes on the tests listed in :data:`SLOW`, which start Ray, run a notebook,
 drive a real browser or compile numba's threaded loops: ``pytest -m "not slow"`` leaves them out
 for a quick run while working; CI runs everything.
 
+:func:`run_doc_block` runs one ```python block of a page as a reader would paste it, and skips
+it, naming the extra, when it uses a part of the package whose extra is not installed (the
+README promises that tests needing a missing extra are skipped).
 
 Each game's ``zoo_games/<game>/reference.py`` states the rules plainly; the core is the fast
 path. :func:`play_against_the_reference` drives both with the same random actions (and, for
@@ -91,6 +95,31 @@ def play_against_the_reference(game: Game, seed: int, start: str | None = None) 
     assert reference.legal_actions(position) == [] == state.legal_actions()
     assert reference.returns(position) == state.returns(), where
     return decisions
+
+
+#: A block that mentions one of these needs the module of an extra: part -> (module, extra).
+EXTRAS = {
+    "zoo_games.rllib": ("ray.rllib", "rllib"),
+    "from zoo_games import rllib": ("ray.rllib", "rllib"),
+    '"rllib"': ("ray.rllib", "rllib"),
+    "zoo_games.batched": ("numba", "batched"),
+    "from zoo_games import batched": ("numba", "batched"),
+    "batched-mcts": ("numba", "batched"),
+}
+
+
+def run_doc_block(source: str, where: str) -> None:
+    """Run a page's ```python block in a fresh namespace; skip it if it needs a missing extra."""
+    for part, (module, extra) in EXTRAS.items():
+        if part in source:
+            pytest.importorskip(module, reason=f"{where} needs the {extra} extra ({module})")
+    exec(compile(source, where, "exec"), {"__name__": "__main__"})
+
+
+@pytest.fixture
+def doc_block() -> Callable[[str, str], None]:
+    """:func:`run_doc_block`, for the tests of each page's examples."""
+    return run_doc_block
 
 
 @pytest.fixture

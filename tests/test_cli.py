@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
+import zoo_games
+from zoo_games import cli, demo
+from zoo_games.agents.random_agent import RandomAgent
+from zoo_games.catalog import find_variant
 from zoo_games.cli import main
 
 
@@ -19,10 +27,47 @@ def test_demo_plays_a_seeded_game_move_by_move(capsys, tmp_path) -> None:
     gif = tmp_path / "game.gif"
     assert main(["demo", "senet-kendall-5", "--seed", "4", "--gif", str(gif)]) == 0
     first = capsys.readouterr().out
-    assert "game over after" in first and "player_0 plays" in first
+    assert "game over after" in first and "player_0 (spools) plays" in first
     assert gif.stat().st_size > 0
     main(["demo", "senet-kendall-5", "--seed", "4"])
     assert capsys.readouterr().out.split("game over")[0] in first  # same seed, same game
+
+
+@pytest.mark.parametrize("label", ["senet-kendall-5", "togyz-kumalak", "santorini-fixed"])
+def test_the_demo_gif_ends_on_the_final_position(monkeypatch, label) -> None:
+    pictures: list = []
+    monkeypatch.setattr(demo, "save_gif", lambda path, frames, **options: pictures.extend(frames))
+    decisions = demo.play_demo(find_variant(label), seed=2, delay=0, gif="unused.gif")
+    env = find_variant(label).raw_env(render_mode="rgb_array")
+    env.reset(seed=2)
+    agent = RandomAgent(2)
+    while not all(env.terminations.values()):
+        env.step(agent.act(env.game_state))
+    assert len(pictures) == decisions + 1  # every position, the last one included
+    assert np.array_equal(pictures[-1], env.render())
+
+
+@pytest.mark.parametrize(
+    ("label", "first_move"),
+    [
+        ("togyz-kumalak", r"player_0 \(White\) plays [1-9]: sow hole [1-9] "),
+        ("senet-kendall-5", r"player_0 \(spools\) plays \d+-\d+: dancer"),
+        ("santorini-fixed", r"player_0 \(yellow\) plays w[01]-[NSEW]+-[NSEW]+: worker"),
+    ],
+)
+def test_the_demo_names_moves_as_players_type_them(capsys, label, first_move) -> None:
+    decisions = demo.play_demo(find_variant(label), seed=0, delay=0)
+    out = capsys.readouterr().out
+    assert re.search(first_move, out)
+    assert len(re.findall(r" plays ", out)) == decisions
+    assert re.search(rf"game over after {decisions} decisions: player_[01] \(\w+\) wins; ", out)
+
+
+def test_the_demo_is_paced_at_a_terminal_and_not_when_piped(monkeypatch) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert demo.default_delay() == demo.TERMINAL_DELAY > 0
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert demo.default_delay() == 0
 
 
 def refused(capsys, argv: list[str]) -> str:
@@ -33,9 +78,9 @@ def refused(capsys, argv: list[str]) -> str:
     out, err = capsys.readouterr()
     assert out == ""  # no game played, no training started
     assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert lines[-1].startswith((f"zoo-games {argv[0]}: error: ", "zoo-games: error: "))
-    return lines[-1]
+    (line,) = err.strip().splitlines()  # no usage lines before it, in any subcommand
+    assert line.startswith((f"zoo-games {argv[0]}: error: ", "zoo-games: error: "))
+    return line
 
 
 @pytest.mark.parametrize(
@@ -133,3 +178,95 @@ def test_train_refuses_a_file_as_its_output(capsys, tmp_path, no_training) -> No
     target = tmp_path / "notes.txt"
     target.write_text("")
     assert "is a file" in refused(capsys, ["train", "santorini-fixed", "--output", str(target)])
+
+
+@needs_rllib
+@pytest.mark.parametrize("place", ["file", "proc"])
+def test_train_refuses_an_output_folder_it_cannot_create(capsys, tmp_path, no_training, place):
+    # new_folder's look at the nearest existing parent lets both through (as root, /proc
+    # is "writable"); trying to create the folder, before Ray starts, does not.
+    if place == "proc" and not os.path.isdir("/proc"):
+        pytest.skip("no /proc here")
+    (tmp_path / "notes.txt").write_text("")
+    output = "/proc/x" if place == "proc" else str(tmp_path / "notes.txt" / "run")
+    line = refused(capsys, ["train", "togyz-kumalak", "--output", output, "--iterations", "1"])
+    assert "cannot" in line
+
+
+@pytest.mark.parametrize(
+    "argv", [["train"], ["arena", "santorini-fixed"], ["play"], ["demo", "--colour"], ["dance"]]
+)
+def test_every_subcommand_says_a_mistake_in_one_line(capsys, argv) -> None:
+    assert "--help" in refused(capsys, argv)
+
+
+def test_version_names_the_package_version(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"zoo-games {zoo_games.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo", "senet-kendall-5"],
+        ["play", "santorini-fixed", "--vs", "human", "--seed", "0"],
+        ["arena", "santorini-fixed", "random", "random", "--games", "2"],
+        ["list"],
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(argv) -> None:
+    # A real pipe whose reader takes a few bytes and closes it, as `| head -c 40` does.
+    command = [sys.executable, "-c", "import sys; from zoo_games.cli import main; sys.exit(main())"]
+    process = subprocess.Popen(
+        [*command, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr
+    process.stdin.write(b"1\n" * 200)  # play's moves (fits the pipe: written before any read)
+    process.stdin.close()
+    process.stdout.read(40)
+    process.stdout.close()
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, cli.BROKEN_PIPE)  # 0: all written before the close
+    assert error == ""
+
+
+@pytest.fixture
+def without_module(monkeypatch):
+    """Make ``import NAME`` fail as if NAME were not installed, and forget what imported it."""
+
+    def hide(name: str) -> None:
+        for loaded in [
+            m for m in sys.modules if m.startswith(("zoo_games.batched", "zoo_games.rllib"))
+        ]:
+            monkeypatch.delitem(sys.modules, loaded)
+        monkeypatch.delitem(sys.modules, "zoo_games.agents.batched_mcts", raising=False)
+        monkeypatch.setitem(sys.modules, name, None)
+
+    return hide
+
+
+@pytest.mark.parametrize(
+    ("missing", "agent", "extra"),
+    [("numba", "batched-mcts", "batched"), ("ray", "rllib:checkpoint=runs/x", "rllib")],
+)
+@pytest.mark.parametrize("command", ["arena", "play"])
+def test_an_agent_without_its_extra_is_one_line_before_any_game(
+    capsys, monkeypatch, without_module, missing, agent, extra, command
+) -> None:
+    without_module(missing)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
+    argv = (
+        ["arena", "togyz-kumalak", "random", agent]
+        if command == "arena"
+        else ["play", "togyz-kumalak", "--vs", agent]
+    )
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    (line,) = err.strip().splitlines()
+    assert f'pip install "zoo-games[{extra}]"' in line and "Traceback" not in line

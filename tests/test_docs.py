@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,22 +58,10 @@ def test_the_pages_have_python_blocks() -> None:
     assert len(BLOCKS) >= 5
 
 
-#: A block using one of these parts of the package needs its extra's module installed.
-EXTRAS = {
-    "zoo_games.rllib": ("ray", "rllib"),
-    "zoo_games.batched": ("numba", "batched"),
-    "batched-mcts": ("numba", "batched"),
-}
-
-
 @pytest.mark.parametrize(("where", "source"), BLOCKS, ids=[where for where, _ in BLOCKS])
-def test_python_block_runs_as_written(where: str, source: str, tmp_path, monkeypatch) -> None:
-    for part, (module, extra) in EXTRAS.items():
-        if part in source or part.replace("zoo_games.", "from zoo_games import ") in source:
-            pytest.importorskip(module, reason=f"the {extra} extra is not installed")
+def test_python_block_runs_as_written(where: str, source: str, tmp_path, monkeypatch, doc_block):
     monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    exec(compile(source, where, "exec"), namespace)
+    doc_block(source, where)
 
 
 def _page_generator():
@@ -104,3 +93,19 @@ def test_a_missing_section_is_named() -> None:
     missing = _page_generator().missing_parts(docstring)
     assert "section 'Arguments'" in missing and "table row 'Actions'" in missing
     assert "section 'Rewards'" not in missing
+
+
+@pytest.mark.parametrize(
+    ("missing", "page", "mark"),
+    [
+        ("numba", "docs/agents.md", "batched-mcts"),
+        ("numba", "docs/batched.md", "from zoo_games import batched"),
+        ("ray.rllib", "docs/training.md", "zoo_games.rllib"),
+    ],
+)
+def test_a_block_needing_a_missing_extra_is_skipped(monkeypatch, doc_block, missing, page, mark):
+    source = next(body for where, body in BLOCKS if where.startswith(page) and mark in body)
+    monkeypatch.setitem(sys.modules, missing, None)  # as if the extra were not installed
+    monkeypatch.setattr("builtins.exec", pytest.fail)  # skipped before it runs
+    with pytest.raises(pytest.skip.Exception, match=f"needs the .* extra \\({missing}\\)"):
+        doc_block(source, page)

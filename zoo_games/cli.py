@@ -18,13 +18,18 @@ import ipaddress
 import math
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+from zoo_games import __version__
 from zoo_games.catalog import find_variant, labels, variants
 from zoo_games.web.settings import IDLE_MINUTES, MOST_GAMES, MOVE_SECONDS
+
+#: Exit status after the reader of the output went away (128 + SIGPIPE, as shells report it).
+BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 # ---------------------------------------------------------------------- argument types
@@ -257,11 +262,22 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- the parser
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line on stderr (exit status 2), no usage.
+
+    Every subcommand's parser is one too (argparse makes them of their parent's class), so
+    a mistake reads the same in every subcommand, and ``--help`` still shows the usage.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` in one line, pointing at ``--help``, and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``zoo-games`` command."""
-    parser = argparse.ArgumentParser(
-        prog="zoo-games", description="Board games as PettingZoo environments."
-    )
+    parser = OneLineParser(prog="zoo-games", description="Board games as PettingZoo environments.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="list every environment variant")
     listing.set_defaults(run=_list)
@@ -270,7 +286,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="watch a seeded game between random agents")
     demo.add_argument("variant", nargs="?", default=known[0], choices=known, metavar="VARIANT")
     demo.add_argument("--seed", type=seed, default=0, help="seed of the game and of the agents")
-    demo.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait after each move")
+    demo.add_argument(
+        "--delay",
+        type=seconds,
+        help="seconds to wait after each move (default: 0.5 at a terminal, 0 when piped)",
+    )
     demo.add_argument("--gif", type=gif_file, help="also write a picture of every move to a GIF")
     demo.set_defaults(run=_demo, parser=demo)
 
@@ -394,13 +414,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``zoo-games`` console script."""
+    """Entry point of the ``zoo-games`` console script.
+
+    When the reader of the output goes away (``zoo-games demo | head -3``), the command ends
+    quietly with status 141, as a Unix tool killed by SIGPIPE does.
+    """
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Python flushes stdout once more at exit: let that flush go nowhere, silently.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":

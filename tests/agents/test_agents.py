@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -238,6 +239,55 @@ def test_bad_names_and_options_say_what_is_allowed(make_it, message):
         make_it()
 
 
+#: Per agent: option -> values of the wrong type or range (each refused when the agent is
+#: made, before any move), and the module its agent needs beyond the light ones.
+BAD_OPTIONS = {
+    "random": {"seed": ["x", True, 1.5, -1]},
+    "greedy": {"seed": ["x", False, 2.0, -3]},
+    "mcts": {
+        "simulations": ["abc", 10.5, True, 0],
+        "seconds": ["1", math.nan, math.inf, -1.0, False],
+        "rollout": [3, "smart"],
+        "rollout_depth": [2.5, "4", True, -1],
+        "exploration": ["1.4", math.nan, True, -0.5],
+        "seed": ["x", True],
+    },
+    "batched-mcts": {
+        "simulations": ["abc", 10.5, True],
+        "seconds": [math.inf, "2"],
+        "rollout": [None],
+        "rollout_depth": [1.5],
+        "exploration": [math.nan],
+        "rollout_wins": [1, "yes"],
+        "max_nodes": [2048.0, True, 10],
+        "seed": [-2, "x"],
+    },
+    "rllib": {"checkpoint": [3, True], "sample": [1, "yes"], "seed": [1.5, -1]},
+}
+NEEDS = {"batched-mcts": "numba", "rllib": "ray.rllib"}
+
+
+@pytest.mark.parametrize(
+    ("name", "option", "value"),
+    [
+        (name, option, value)
+        for name, options in BAD_OPTIONS.items()
+        for option, values in options.items()
+        for value in values
+    ],
+)
+def test_every_option_of_every_agent_is_checked_when_the_agent_is_made(name, option, value):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name])
+    with pytest.raises(ValueError, match=option):
+        agents.make(name, **{option: value})
+
+
+def test_every_option_of_every_agent_has_bad_values_tried():
+    for name in agents.names():
+        assert set(BAD_OPTIONS[name]) >= set(agents.registry.option_types(name)) - {"checkpoint"}
+
+
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
 def test_agents_refuse_chance_and_terminal_states(name):
     chance = game_of("senet-kendall-5").new_initial_state()
@@ -250,3 +300,15 @@ def test_agents_refuse_chance_and_terminal_states(name):
 
 def test_names_lists_every_agent():
     assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib"]
+
+
+def test_an_agent_without_options_of_its_own_has_its_seed_checked():
+    class FirstLegal(agents.Agent):
+        name = "first-legal"
+
+        def act(self, state: GameState) -> int:
+            return state.legal_actions()[0]
+
+    assert FirstLegal(seed=3).seed == 3
+    with pytest.raises(ValueError, match="first-legal option seed='x' is not allowed"):
+        FirstLegal(seed="x")  # type: ignore[arg-type]

@@ -43,5 +43,5 @@ def test_policy_needs_a_started_game():
     "block",
     re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL),
 )
-def test_the_python_blocks_of_the_agents_page_run(block, capsys):
-    exec(compile(block, str(DOC), "exec"), {"__name__": "__main__"})
+def test_the_python_blocks_of_the_agents_page_run(block, capsys, doc_block):
+    doc_block(block, "docs/agents.md")

@@ -3,6 +3,9 @@ the games' evaluations."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("ray.rllib")
@@ -10,6 +13,7 @@ pytest.importorskip("ray.rllib")
 from zoo_games import agents
 from zoo_games.agents.evaluation import evaluation_for
 from zoo_games.catalog import find_variant
+from zoo_games.cli import main
 from zoo_games.rllib.shaping import potential_for
 from zoo_games.rllib.train import TrainSettings, train
 
@@ -74,3 +78,22 @@ def test_training_shapes_with_the_evaluations():
     assert potential_for("togyz_kumalak") is evaluation_for("togyz_kumalak")
     assert potential_for("santorini") is evaluation_for("santorini")
     assert potential_for("senet") is None
+
+
+def test_a_relative_checkpoint_path_works_from_any_working_folder(run_folder, monkeypatch, capsys):
+    # RLlib reads a relative path as a URI without a scheme: the agent resolves it first.
+    monkeypatch.chdir(run_folder.parent.parent)
+    relative = f"{run_folder.parent.name}/{run_folder.name}"
+    agent = agents.make("rllib", checkpoint=relative)
+    state = find_variant(LABEL).raw_env().game.new_initial_state()
+    assert agent.act(state) in state.legal_actions()
+    assert main(["arena", LABEL, f"rllib:checkpoint={relative}", "random", "--games", "2"]) == 0
+    assert "rllib:checkpoint=" in capsys.readouterr().out
+
+
+def test_the_agent_lives_in_the_rllib_room():
+    # Nothing in zoo_games.agents imports from zoo_games.rllib (a room above it).
+    assert agents.registry.AGENT_CLASSES["rllib"] == "zoo_games.rllib.agent:RLlibAgent"
+    sources = Path(agents.__file__).parent.glob("*.py")
+    upward = re.compile(r"^\s*(from|import) zoo_games\.rllib", re.MULTILINE)
+    assert not [path.name for path in sources if upward.search(path.read_text())]

@@ -72,3 +72,29 @@ def test_arena_command_non_numbers_are_argparse_errors(capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "invalid int value: 'many'" in err and "Traceback" not in err
+
+
+def test_an_agent_named_name_equals_spec_is_shown_by_its_name(tmp_path, capsys):
+    out = tmp_path / "named"
+    argv = ["santorini-fixed", "quick=mcts:simulations=2", "random", "--games", "2"]
+    assert main(["arena", *argv, "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "quick " in table and "mcts:simulations" not in table
+    pairing = json.loads((out / "arena.json").read_text())["pairings"][0]
+    assert (pairing["first"], pairing["second"]) == ("quick", "random")
+
+
+@pytest.mark.parametrize(
+    ("agents", "message"),
+    [
+        (["a=random", "a=greedy"], "agent name 'a' is given twice"),
+        (["random", "random=greedy"], "agent name 'random' is given twice"),
+        (["=random", "greedy"], "agent name '' in '=random'"),
+        (["my/agent=random", "greedy"], "a name is letters, digits"),
+    ],
+)
+def test_bad_or_repeated_agent_names_are_one_line(agents, message, monkeypatch, capsys):
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
+    assert main(["arena", "santorini-fixed", *agents, "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err

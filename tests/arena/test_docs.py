@@ -16,10 +16,10 @@ def test_the_page_has_python_examples():
 
 
 @pytest.mark.parametrize("number", range(len(BLOCKS)))
-def test_python_block_runs(number, capsys, tmp_path, monkeypatch):
+def test_python_block_runs(number, capsys, tmp_path, monkeypatch, doc_block):
     monkeypatch.chdir(tmp_path)
     source = BLOCKS[number]
-    exec(compile(source, f"docs/arena.md[python block {number + 1}]", "exec"), {})
+    doc_block(source, f"docs/arena.md[python block {number + 1}]")
     printed = capsys.readouterr().out
     assert printed
     # Output quoted in the block's trailing comments must be what it prints.

@@ -44,11 +44,23 @@ def test_santorini_lists_a_winning_climb_once() -> None:
 
 
 def test_commands_and_numbers() -> None:
-    state = SantoriniGame().new_initial_state()
+    state = TogyzKumalakGame().new_initial_state()
     menu = menu_of(state)
     assert menu.read(" UNDO ") == Command("undo")
     assert menu.read("1") == Move(menu.entries[0].action)
     assert menu.lines()[0].startswith(f"   1. {menu.entries[0].name}")
+
+
+def test_a_long_list_is_grouped_in_columns_and_numbered_in_order() -> None:
+    state = SantoriniGame().new_initial_state()  # 64 turns: one line each would not fit
+    menu = menu_of(state)
+    lines = menu.lines()
+    assert lines[0].startswith("  1-5. w0-W: W E SW S SE ")
+    assert lines[0].endswith("33-39. w1-NW: N NE W E SW S SE")
+    assert len(lines) == 5 and max(map(len, lines)) <= 80
+    assert menu.heading().startswith("legal moves ('w0-W: W E' is w0-W-W, w0-W-E, numbered")
+    assert menu.read("2") == Move(play_action(0, W, E))  # the second of w0-W's group
+    assert menu.read("33") == Move(menu.read("w1-NW-N").action)  # type: ignore[union-attr]
 
 
 def test_ranges_of_numbers() -> None:

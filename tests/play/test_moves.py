@@ -100,11 +100,13 @@ def test_togyz_describes_a_tuzduk() -> None:
 def test_santorini_names_worker_move_and_build_directions() -> None:
     state = SantoriniGame().new_initial_state()  # workers on r0c2, r4c2 and r2c0, r2c4
     action = play_action(0, S, S)
-    assert santorini_moves.move_names(state, action) == ("w0-S-S", "0 S S")
+    assert santorini_moves.move_names(state, action) == ("w0-S-S", "0 S S", "A S S")
     assert santorini_moves.describe(state, action) == (
         "worker 0 S to r1c2, build level 1 S on r2c2"
     )
     assert santorini_moves.turn_note(state) == "to move and build"
+    state.apply_action(action)  # player_1 to act: its workers are Y and Z
+    assert santorini_moves.move_names(state, play_action(1, N, N)) == ("w1-N-N", "1 N N", "Z N N")
 
 
 def test_santorini_names_a_winning_climb_without_its_build() -> None:

@@ -43,9 +43,9 @@ def test_bad_arguments_exit_with_code_2_and_one_line() -> None:
     assert not result.stdout
 
 
-def test_the_python_examples_of_docs_play_md_run() -> None:
+def test_the_python_examples_of_docs_play_md_run(doc_block) -> None:
     text = (ROOT / "docs" / "play.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks
     for number, source in enumerate(blocks, start=1):
-        exec(compile(source, f"docs/play.md[python block {number}]", "exec"), {})
+        doc_block(source, f"docs/play.md[python block {number}]")

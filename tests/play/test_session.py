@@ -103,6 +103,38 @@ def test_santorini_accepts_either_spelling_and_a_cell(monkeypatch, capsys) -> No
     )
 
 
+def test_santorini_takes_the_workers_as_the_help_names_them(monkeypatch, capsys) -> None:
+    args = ["santorini-fixed", "--vs", "human", "--seed", "1"]  # A on r0c2, Z on r2c4
+    _, out = play(monkeypatch, capsys, args, ["help", "A S S", "Z-N-N", "b n n"])
+    assert "(w0 or 0, w1 or 1; or its letter on the board: A, B for player_0, Y, Z" in out
+    assert reply_to(out, "A S S")[0] == (
+        "player_0 (yellow) plays w0-S-S: worker 0 S to r1c2, build level 1 S on r2c2"
+    )
+    assert reply_to(out, "Z-N-N")[0].startswith("player_1 (red) plays w1-N-N: worker 1 N")
+    assert reply_to(out, "b n n")[0].startswith("player_0 (yellow) plays w1-N-N: worker 1 N")
+
+
+@pytest.mark.parametrize("entry", ["-1", "+3", "- 2"])
+def test_a_signed_number_is_no_hole(monkeypatch, capsys, entry) -> None:
+    _, out = play(monkeypatch, capsys, ["togyz-kumalak", "--seed", "0"], [entry])
+    assert reply_to(out, entry)[0] == (
+        f"? there is no move number {entry}: type a listed move such as '1' or its number "
+        "(1-9), or help, undo, quit"
+    )
+
+
+@pytest.mark.parametrize("variant", ["santorini-fixed", "santorini-placement"])
+def test_a_turn_fits_a_24_line_terminal(monkeypatch, capsys, variant) -> None:
+    # From the board to the prompt, every turn of a whole game between two people.
+    _, out = play(monkeypatch, capsys, [variant, "--vs", "human", "--seed", "5"], ["1"] * 200)
+    turns = out.split("\nSantorini (")[1:]
+    assert len(turns) > 5
+    for turn in turns:
+        shown = turn.split("> ")[0].splitlines()
+        assert len(shown) <= 23  # and the prompt's line
+        assert max(len(line) for line in shown) <= 80
+
+
 def test_help_says_what_to_type(monkeypatch, capsys) -> None:
     _, out = play(monkeypatch, capsys, ["senet-kendall-5", "--seed", "3"], ["help"])
     shown = reply_to(out, "help")
@@ -221,6 +253,14 @@ def test_the_agent_can_take_the_first_seat(monkeypatch, capsys) -> None:
     assert out.index("player_0 (yellow) plays") < out.index("player_1 (red)> 1")
 
 
+def test_the_opponent_may_be_given_a_name(monkeypatch, capsys) -> None:
+    args = ["santorini-fixed", "--vs", "rnd=random:seed=2", "--seed", "3"]
+    _, out = play(monkeypatch, capsys, args, ["quit"])
+    assert out.startswith(
+        "santorini-fixed, seed 3. player_0 (yellow): human, player_1 (red): agent rnd."
+    )
+
+
 def test_agent_options_are_read_from_the_spec(monkeypatch, capsys) -> None:
     entries = [str(hole) for hole in range(1, 10)] * 3
     _, own_seed = play(
@@ -253,6 +293,8 @@ def test_ctrl_c_ends_the_game_with_exit_code_130(monkeypatch, capsys) -> None:
         (["senet-kendall-5", "--vs", "random:depth=2"], "agent 'random' has no option 'depth'"),
         (["senet-kendall-5", "--vs", "random:seed=x"], "random:seed='x': expected int"),
         (["senet-kendall-5", "--vs", "human:seed=1"], "a human takes no options"),
+        (["senet-kendall-5", "--vs", "me=human"], "a human takes no options and no name"),
+        (["senet-kendall-5", "--vs", "a b=random"], "agent name 'a b' in 'a b=random'"),
         (["senet-kendall-5", "--seat", "third"], "--seat 'third' is not allowed; allowed: first"),
         (["senet-kendall-5", "--seed", "-1"], "--seed '-1' is not allowed; a seed is a whole"),
         (["senet-kendall-5", "--seed", "x"], "--seed 'x' is not allowed"),

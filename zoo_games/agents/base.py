@@ -8,9 +8,12 @@ moves), and a state is what the arena, terminal play and users' scripts all have
 
 from __future__ import annotations
 
+import functools
+import inspect
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from zoo_games.agents.options import check_options, option_types
 from zoo_games.core.game import GameState
 
 
@@ -27,6 +30,16 @@ class Agent(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Check every subclass's options (and that a seed is 0 or more) before its ``__init__``.
+
+        Done here, once for all agents (:mod:`zoo_games.agents.options`), so that no agent can
+        forget a check, and made or constructed directly, a bad value fails at once.
+        """
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _checking(cls.__init__)  # type: ignore[method-assign]
 
     @abstractmethod
     def act(self, state: GameState) -> int:
@@ -45,3 +58,25 @@ def check_decision_node(state: GameState) -> None:
         raise ValueError("the game is over: there is no action to choose")
     if state.is_chance_node():
         raise ValueError("a chance node: the outcome is drawn, not chosen by an agent")
+
+
+def _checking(init: Any) -> Any:
+    """``init``, checking its arguments against its annotations first."""
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def checked_init(self: Agent, *args: Any, **kwargs: Any) -> None:
+        given = signature.bind(self, *args, **kwargs).arguments
+        del given["self"]
+        name = getattr(self, "name", type(self).__name__)
+        check_options(name, option_types(init), given)
+        seed = given.get("seed")
+        if isinstance(seed, int) and seed < 0:  # numpy's generators take none: none for all
+            raise ValueError(f"{name} option seed={seed!r} is not allowed: expected 0 or more")
+        init(self, *args, **kwargs)
+
+    return checked_init
+
+
+# The base's own constructor too, for agents that add no option of their own.
+Agent.__init__ = _checking(Agent.__init__)  # type: ignore[method-assign]

@@ -7,12 +7,12 @@ imports what a heavy one needs (the ``rllib`` agent needs torch and Ray).
 from __future__ import annotations
 
 import importlib
-import inspect
-import types
-import typing
-from typing import Any, Union
+import re
+from typing import Any
 
 from zoo_games.agents.base import Agent
+from zoo_games.agents.options import accepted_text, choices_of
+from zoo_games.agents.options import option_types as options_of
 
 #: Agent name -> ``module:class``.
 AGENT_CLASSES = {
@@ -20,8 +20,16 @@ AGENT_CLASSES = {
     "greedy": "zoo_games.agents.greedy:GreedyAgent",
     "mcts": "zoo_games.agents.mcts:MCTSAgent",
     "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
-    "rllib": "zoo_games.agents.rllib_agent:RLlibAgent",
+    "rllib": "zoo_games.rllib.agent:RLlibAgent",
 }
+#: A name given to an agent (``NAME=SPEC``, see :func:`named_spec`).
+AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
+#: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs.
+AGENT_EXTRAS = {"batched-mcts": "batched", "rllib": "rllib"}
+
+
+class MissingExtraError(ImportError):
+    """An agent whose extra is not installed; the message says how to install it."""
 
 
 def names() -> list[str]:
@@ -30,30 +38,37 @@ def names() -> list[str]:
 
 
 def agent_class(name: str) -> type[Agent]:
-    """The class of the agent called ``name``; ``ValueError`` listing the names if unknown."""
+    """The class of the agent called ``name``; ``ValueError`` listing the names if unknown.
+
+    An agent whose extra is missing raises :class:`MissingExtraError` (one line saying what
+    to install), whatever the import that failed.
+    """
     if name not in AGENT_CLASSES:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(names())}")
     module_name, class_name = AGENT_CLASSES[name].split(":")
-    cls: type[Agent] = getattr(importlib.import_module(module_name), class_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        if name not in AGENT_EXTRAS:
+            raise
+        extra = AGENT_EXTRAS[name]
+        raise MissingExtraError(
+            f'the {name} agent needs the {extra} extra: pip install "zoo-games[{extra}]"'
+        ) from error
+    cls: type[Agent] = getattr(module, class_name)
     return cls
 
 
 def option_types(name: str) -> dict[str, Any]:
     """The options of agent ``name`` and their annotated types (constructor parameters)."""
-    init = agent_class(name).__init__
-    hints = typing.get_type_hints(init)
-    return {
-        parameter: hints.get(parameter, str)
-        for parameter in inspect.signature(init).parameters
-        if parameter != "self"
-    }
+    return options_of(agent_class(name).__init__)
 
 
 def make(name: str, **options: Any) -> Agent:
     """The agent called ``name`` (see :func:`names`) with keyword ``options``.
 
-    An unknown option raises ``ValueError`` naming the agent's options; a bad value raises the
-    agent's own ``ValueError``.
+    An unknown option raises ``ValueError`` naming the agent's options; a value of the wrong
+    type (:mod:`zoo_games.agents.options`) or out of range raises ``ValueError`` too.
     """
     allowed = option_types(name)
     unknown = sorted(set(options) - set(allowed))
@@ -88,6 +103,25 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
+def named_spec(text: str) -> tuple[str | None, str]:
+    """``"ppo=rllib:checkpoint=runs/x"`` -> ``("ppo", "rllib:checkpoint=runs/x")``.
+
+    An agent may be given a name to be shown by (tables, charts, records) as ``NAME=SPEC``:
+    an ``=`` before any ``:`` ends a name, as an option's ``=`` always comes after the ``:``.
+    Without a name: ``(None, text)``. A name is letters, digits and ``_ . + # -``, starting
+    with a letter or digit; anything else raises ``ValueError``.
+    """
+    name, equals, spec = text.partition("=")
+    if not equals or ":" in name:
+        return None, text
+    if not AGENT_NAME.fullmatch(name.strip()):
+        raise ValueError(
+            f"agent name {name!r} in {text!r}: a name is letters, digits and _ . + # -, "
+            "starting with a letter or digit"
+        )
+    return name.strip(), spec.strip()
+
+
 def make_from_spec(spec: str, **defaults: Any) -> Agent:
     """The agent a spec names; ``defaults`` (e.g. ``seed``) apply unless the spec sets them."""
     name, options = parse_spec(spec)
@@ -97,11 +131,7 @@ def make_from_spec(spec: str, **defaults: Any) -> Agent:
 
 def _convert(text: str, annotation: Any, what: str) -> Any:
     """``text`` as a value of ``annotation`` (int, float, bool, str, or one of them | None)."""
-    choices = (
-        typing.get_args(annotation)
-        if typing.get_origin(annotation) in (Union, types.UnionType)
-        else (annotation,)
-    )
+    choices = choices_of(annotation)
     if type(None) in choices and text.lower() == "none":
         return None
     for choice in choices:
@@ -117,7 +147,4 @@ def _convert(text: str, annotation: Any, what: str) -> Any:
                 continue
         elif choice is str:
             return text
-    accepted = " or ".join(
-        "none" if c is type(None) else getattr(c, "__name__", str(c)) for c in choices
-    )
-    raise ValueError(f"{what}={text!r}: expected {accepted}")
+    raise ValueError(f"{what}={text!r}: expected {accepted_text(annotation)}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from zoo_games.agents.base import Agent
-from zoo_games.agents.registry import make_from_spec, parse_spec
+from zoo_games.agents.registry import make_from_spec, named_spec, parse_spec
 from zoo_games.arena.play import PlayedGame, play_arena_game
 from zoo_games.arena.results import ArenaResult, summarize
 from zoo_games.catalog import find_variant
@@ -59,17 +59,22 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
     """The entrants of ``agents`` (a list, or a mapping from display name to source).
 
     Specs are checked by making each agent once, so an unknown agent, an unknown option or a
-    bad option value raises ``ValueError`` before any game. Names of a list are the specs
+    bad option value raises ``ValueError`` before any game. Names of a list are the names
+    given as ``NAME=SPEC`` (:func:`~zoo_games.agents.registry.named_spec`), else the specs
     (``"random"``, ``"mcts:simulations=400"``) or the agents' names, with ``#2``, ``#3``
-    appended to repeats.
+    appended to repeats; a name given twice raises ``ValueError``.
     """
-    named = list(agents.items()) if isinstance(agents, Mapping) else [(None, a) for a in agents]
+    named = (
+        list(agents.items())
+        if isinstance(agents, Mapping)
+        else [named_spec(a) if isinstance(a, str) else (None, a) for a in agents]
+    )
     found: list[Entrant] = []
     taken: set[str] = set()
     for given, source in named:
         if isinstance(source, str):
-            kind: str | None = parse_spec(source)[0]
-            try:  # a bad option value raises here, before any game
+            try:  # a missing extra or a bad option value raises here, before any game
+                kind: str | None = parse_spec(source)[0]
                 make_from_spec(source, seed=0)
             except (OSError, ImportError) as error:  # e.g. a missing checkpoint or extra
                 raise ValueError(f"agent {source!r} cannot be made: {error}") from error

@@ -12,6 +12,7 @@ import secrets
 import sys
 
 from zoo_games.agents import Agent, make_from_spec, names
+from zoo_games.agents.registry import named_spec
 from zoo_games.catalog import find_variant
 from zoo_games.play.session import Session
 
@@ -26,6 +27,7 @@ INTERRUPTED = 130
 def run_play(variant: str, vs: str = "random", seat: str = "first", seed: str | None = None) -> int:
     """Play ``variant`` against ``vs`` (an agent spec, or ``"human"``); return the exit code.
 
+    ``vs`` may name the agent as ``NAME=SPEC``, the name then shown for it.
     ``seat`` is the (first) human's seat; ``seed`` seeds the throws and the agent, and is
     drawn at random (and shown) when not given.
     """
@@ -47,19 +49,21 @@ def _session(variant: str, vs: str, seat: str, seed_text: str | None) -> Session
         raise ValueError(f"--seat {seat!r} is not allowed; allowed: {', '.join(SEATS)}")
     seed = secrets.randbelow(2**31) if seed_text is None else _seed(seed_text)
     agents: dict[int, Agent] = {}
-    name = vs.partition(":")[0].strip()
+    shown, spec = named_spec(vs)
+    name = spec.partition(":")[0].strip()
     if name == HUMAN:
         if vs.strip() != HUMAN:
-            raise ValueError(f"--vs {vs!r}: a human takes no options")
+            raise ValueError(f"--vs {vs!r}: a human takes no options and no name")
     elif name not in names():
         known = ", ".join([HUMAN, *names()])
         raise ValueError(f"--vs {vs!r}: unknown opponent {name!r}; known opponents: {known}")
     else:
         try:
-            agents[1 - SEATS.index(seat)] = make_from_spec(vs, seed=seed)
+            agents[1 - SEATS.index(seat)] = make_from_spec(spec, seed=seed)
         except (ValueError, TypeError, ImportError, OSError) as error:  # e.g. no checkpoint file
             raise ValueError(f"--vs {vs!r}: {error}") from None
-    return Session(chosen, agents, seed)
+    shown_names = {} if shown is None else dict.fromkeys(agents, shown)
+    return Session(chosen, agents, seed, names=shown_names)
 
 
 def _seed(text: str) -> int:

@@ -53,3 +53,26 @@ def normalise(entry: str) -> str:
     ``14 17`` match the names ``w0-N-S``, ``0 N S`` and ``14-17``.
     """
     return " ".join(part for part in re.split(r"[\s,\-]+", entry.strip().lower()) if part)
+
+
+def seat_label(language: MoveLanguage, player: int) -> str:
+    """``"player_0 (spools)"``: the seat, with the game's name for its side."""
+    return f"player_{player} ({language.SIDE_NAMES[player]})"
+
+
+def move_line(language: MoveLanguage, state: Any, action: int) -> str:
+    """``"player_0 (spools) plays 14-17: dancer 1: 14->17"``: a move, named as players type it.
+
+    ``state`` is the position before the move (the player to act in it plays ``action``).
+    """
+    name = language.move_names(state, action)[0]
+    player = seat_label(language, state.current_player())
+    return f"{player} plays {name}: {language.describe(state, action)}"
+
+
+def result_line(language: MoveLanguage, state: Any) -> str:
+    """``"player_0 (spools) wins; dancers borne off: ..."``: the outcome of an ended game."""
+    first, second = state.returns()
+    winner = 0 if first > second else 1
+    outcome = "a draw" if first == second else f"{seat_label(language, winner)} wins"
+    return f"{outcome}; {language.score(state)}"

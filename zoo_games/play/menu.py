@@ -8,6 +8,8 @@ else is a :class:`Mistake` whose message says in one line what was wrong and wha
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
 
 from zoo_games.core.game import GameState
@@ -20,6 +22,13 @@ COMMAND_HELP = {
     "quit": "leave the game",
 }
 COMMANDS = tuple(COMMAND_HELP)
+#: A number with a sign, which no move has (not even Togyz Kumalak's holes, 1 to 9).
+SIGNED_NUMBER = re.compile(r"[-+]\s*\d+")
+#: The most moves listed one per line; longer lists are grouped in columns (MoveMenu.lines).
+LONGEST_LIST = 12
+#: The width of a terminal the listing must fit, and the space between its columns.
+WIDTH = 80
+COLUMN_GAP = 3
 
 
 @dataclass(frozen=True)
@@ -82,11 +91,40 @@ class MoveMenu:
         self._language = language
 
     def lines(self) -> list[str]:
-        """One line per move: ``"  3. 14-17    dancer 1: 14->17"``."""
-        width = max(len(entry.name) for entry in self.entries)
+        """The listing: one line per move, or, for a long list, groups in columns.
+
+        Up to :data:`LONGEST_LIST` moves get a line each, ``"  3. 14-17    dancer 1: 14->17"``.
+        More (Santorini's up to 64 turns, its 25 cells to place on) would push the board off
+        a 24-line terminal, so they are listed compactly: moves whose names differ only in
+        their last part are one group, ``"1-5. w0-W: W E SW S SE"`` (the moves ``w0-W-W``,
+        ``w0-W-E``, ... numbered 1 to 5), and the groups are laid out in columns.
+        """
+        if len(self.entries) <= LONGEST_LIST:
+            width = max(len(entry.name) for entry in self.entries)
+            return [
+                f"  {entry.number:>2}. {entry.name:<{width}}  {entry.description}"
+                for entry in self.entries
+            ]
+        return _columns([_group_text(group) for group in self._groups()])
+
+    def heading(self) -> str:
+        """The line above the listing: what a compact listing's groups mean."""
+        if len(self.entries) <= LONGEST_LIST:
+            return "legal moves:"
+        example = next((group for group in self._groups() if len(group) > 1), None)
+        if example is None:
+            return "legal moves:"
+        stem = _stem(example[0].name)
+        first, second = (entry.name[len(stem) + 1 :] for entry in example[:2])
+        return (
+            f"legal moves ('{stem}: {first} {second}' is {stem}-{first}, {stem}-{second}, "
+            "numbered in that order):"
+        )
+
+    def _groups(self) -> list[list[MenuEntry]]:
+        """Runs of entries whose names differ only in their last ``-`` part."""
         return [
-            f"  {entry.number:>2}. {entry.name:<{width}}  {entry.description}"
-            for entry in self.entries
+            list(run) for _, run in itertools.groupby(self.entries, key=lambda e: _stem(e.name))
         ]
 
     def allowed(self) -> str:
@@ -102,6 +140,8 @@ class MoveMenu:
         entry = normalise(text)
         if not entry:
             return Mistake(f"empty entry: {self.allowed()}")
+        if SIGNED_NUMBER.fullmatch(text.strip()):  # normalise() would read "-1" as "1"
+            return Mistake(f"there is no move number {text.strip()}: {self.allowed()}")
         if entry in COMMANDS:
             return Command(entry)
         if entry in self._by_name:
@@ -114,6 +154,35 @@ class MoveMenu:
         if entry.isdecimal():
             return Mistake(f"there is no move number {shown}: {self.allowed()}")
         return Mistake(f"unknown entry {shown!r}: {self.allowed()}")
+
+
+def _stem(name: str) -> str:
+    """``"w0-N-S"`` -> ``"w0-N"``: a name of three parts or more without its last one.
+
+    A shorter name is its own stem (a group of one): ``"14-17"``, Santorini's climb ``"w0-E"``.
+    """
+    stem, dash, _ = name.rpartition("-")
+    return stem if dash and "-" in stem else name
+
+
+def _group_text(group: list[MenuEntry]) -> str:
+    """``"1-5. w0-W: W E SW S SE"``, or ``"7. w0-E"`` for a group of one."""
+    if len(group) == 1:
+        return f"{group[0].number}. {group[0].name}"
+    stem = _stem(group[0].name)
+    lasts = " ".join(entry.name[len(stem) + 1 :] for entry in group)
+    return f"{group[0].number}-{group[-1].number}. {stem}: {lasts}"
+
+
+def _columns(cells: list[str]) -> list[str]:
+    """``cells`` in as many columns as fit :data:`WIDTH` characters, filled down first."""
+    width = max(len(cell) for cell in cells) + COLUMN_GAP
+    count = max(1, (WIDTH - 2 + COLUMN_GAP) // width)
+    rows = -(-len(cells) // count)
+    return [
+        ("  " + "".join(f"{cell:<{width}}" for cell in cells[row::rows])).rstrip()
+        for row in range(rows)
+    ]
 
 
 def _ranges(numbers: list[int]) -> str:

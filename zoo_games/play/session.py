@@ -20,7 +20,13 @@ from typing import TextIO
 from zoo_games.agents import Agent
 from zoo_games.catalog import Variant
 from zoo_games.core.game import GameState
-from zoo_games.play.language import MoveLanguage, language_of
+from zoo_games.play.language import (
+    MoveLanguage,
+    language_of,
+    move_line,
+    result_line,
+    seat_label,
+)
 from zoo_games.play.menu import COMMAND_HELP, COMMANDS, Command, Move, MoveMenu
 
 
@@ -39,7 +45,8 @@ class Session:
     ``agents`` maps a seat (0 for ``player_0``, 1 for ``player_1``) to the agent playing it;
     the other seats are people at this terminal. Their entries are read, a line at a time,
     from ``entries`` (standard input by default); entries that do not come from a terminal
-    are echoed after the prompt, so that a scripted game reads like a typed one.
+    are echoed after the prompt, so that a scripted game reads like a typed one. ``names``
+    gives an agent the name shown for it (default: the agent's kind, e.g. ``random``).
     """
 
     def __init__(
@@ -48,9 +55,11 @@ class Session:
         agents: Mapping[int, Agent],
         seed: int,
         entries: TextIO | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         self.variant = variant
         self.agents = dict(agents)
+        self.names = {seat: agent.name for seat, agent in agents.items()} | dict(names or {})
         self.seed = seed
         self._entries = entries
         self.env = variant.raw_env(render_mode="ansi")
@@ -67,7 +76,7 @@ class Session:
 
     def label(self, player: int) -> str:
         """``"player_0 (spools)"``."""
-        return f"player_{player} ({self.language.SIDE_NAMES[player]})"
+        return seat_label(self.language, player)
 
     def run(self) -> int:
         """Play until the game ends, a player quits or the input ends; return the exit code 0."""
@@ -94,7 +103,7 @@ class Session:
 
     def _heading(self) -> str:
         seats = ", ".join(
-            f"{self.label(p)}: " + (f"agent {self.agents[p].name}" if p in self.agents else "human")
+            f"{self.label(p)}: " + (f"agent {self.names[p]}" if p in self.agents else "human")
             for p in (0, 1)
         )
         return (
@@ -105,7 +114,7 @@ class Session:
     def _play(self, player: int, action: int) -> None:
         before = self.state.clone()
         name = self.language.move_names(before, action)[0]
-        print(f"{self.label(player)} plays {name}: {self.language.describe(before, action)}")
+        print(move_line(self.language, before, action))
         self.env.step(action)
         self.history.append(Decision(player, action, name))
         news = self.language.announce(before, action, self.state)
@@ -114,7 +123,7 @@ class Session:
 
     def _ask(self, menu: MoveMenu) -> Move | Command | None:
         """The human's move, or ``Command("undo")`` once undone; ``None`` to end the session."""
-        print("legal moves:")
+        print(menu.heading())
         print("\n".join(menu.lines()))
         prompt = f"{self.label(self.state.current_player())}> "
         while True:
@@ -180,10 +189,6 @@ class Session:
         return True
 
     def _show_result(self) -> None:
-        state = self.state
         print()
         print(self.env.render())
-        first, second = state.returns()
-        winner = 0 if first > second else 1
-        outcome = "a draw" if first == second else f"{self.label(winner)} wins"
-        print(f"game over: {outcome}; {self.language.score(state)}")
+        print(f"game over: {result_line(self.language, self.state)}")

@@ -41,12 +41,12 @@ from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import check_evaluation, evaluate_against, win_rate_column
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.plot import plot_learning_curve
+from zoo_games.rllib.policies import policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 
 ENV_NAME = "zoo_games_turn_based"
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
-SHARED_POLICY = "shared"
 
 
 @dataclass
@@ -90,8 +90,9 @@ class TrainSettings:
         Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
         or less); counts below what they mean (``env_runners < 0``, no environment per
         runner); evaluation games that cannot alternate seats, or unknown opponents;
-        resuming a run that has no checkpoint, or one whose budget is spent; and writing into
-        a folder that already holds another run (it is never replaced).
+        resuming a run that has no checkpoint, or one whose budget is spent; writing into
+        a folder that already holds another run (it is never replaced); and an output folder
+        that cannot be created.
         """
         find_variant(self.variant)
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
@@ -135,7 +136,25 @@ class TrainSettings:
                     "--output folder"
                 )
             output = _fresh_folder(output)
+        _check_creatable(output)
         return replace(self, output_dir=str(output))
+
+
+def _check_creatable(folder: Path) -> None:
+    """Refuse a folder that cannot be created, by creating it and removing what was made.
+
+    Only trying tells (permissions, a file on the way, ``/proc``, a full disk), and trying
+    here refuses it before Ray starts; removing it again leaves nothing behind a run that
+    stops before training (a cluster that cannot be joined).
+    """
+    missing = [path for path in (folder, *folder.parents) if not path.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        problem = error.strerror or error
+        raise ValueError(f"cannot create the output folder {folder}: {problem}") from None
+    for made in missing:  # the deepest first
+        made.rmdir()
 
 
 def _holds_files(folder: Path) -> bool:
@@ -148,18 +167,6 @@ def _fresh_folder(taken: Path) -> Path:
     while _holds_files(taken.with_name(f"{taken.name}-{number}")):
         number += 1
     return taken.with_name(f"{taken.name}-{number}")
-
-
-def policy_ids(shared: bool) -> list[str]:
-    """The policies trained: one shared by both seats, or one per seat."""
-    return [SHARED_POLICY] if shared else list(AGENTS)
-
-
-def policy_mapping(shared: bool) -> Callable[..., str]:
-    """Agent id -> policy id."""
-    if shared:
-        return lambda agent_id, episode=None, **kwargs: SHARED_POLICY
-    return lambda agent_id, episode=None, **kwargs: agent_id
 
 
 def ppo_config(settings: TrainSettings) -> PPOConfig:

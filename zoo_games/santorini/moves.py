@@ -2,8 +2,9 @@
 
 A turn is the worker (0 or 1), the direction it moves and the direction it builds from its
 new cell, directions being NW, N, NE, W, E, SW, S, SE (north is row 0): ``w0-N-S``, or
-``0 N S``. A move up onto level 3 wins before any build, so it is named without one
-(``w0-N``); the build directions are accepted and ignored. With the placement set-up a
+``0 N S``, or with the worker's letter on the board, ``A N S``. A move up onto level 3 wins
+before any build, so it is named without one (``w0-N``); the build directions are accepted
+and ignored. With the placement set-up a
 worker is placed by naming its cell, ``r2c3`` (row 2, column 3).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from zoo_games.santorini.render import PLAYER_COLOUR_NAMES
+from zoo_games.santorini.render import PLAYER_COLOUR_NAMES, WORKER_LETTERS
 from zoo_games.santorini.rules import (
     DIRECTION_NAMES,
     NEIGHBOUR,
@@ -24,29 +25,41 @@ from zoo_games.santorini.rules import (
 SIDE_NAMES = PLAYER_COLOUR_NAMES
 
 HELP = (
-    "type your worker (0 = A or Y, 1 = B or Z), the direction it moves and the direction it "
-    "builds from its new cell, e.g. 'w0-N-S' or '0 N S' (directions NW N NE W E SW S SE, "
-    "N is up); a winning climb needs no build: 'w1-SE'; to place a worker type its cell, "
-    "e.g. 'r2c3'"
+    "type your worker (w0 or 0, w1 or 1; or its letter on the board: A, B for player_0, Y, Z "
+    "for player_1), the direction it moves and the direction it builds from its new cell, "
+    "e.g. 'w0-N-S', '0 N S' or 'A N S' (directions NW N NE W E SW S SE, N is up); a winning "
+    "climb needs no build: 'w1-SE'; to place a worker type its cell, e.g. 'r2c3'"
 )
 
 _DIRECTION = "(nw|n|ne|w|e|sw|s|se)"
-#: A turn (``w0 n s``, ``0 n``) or a cell (``r2c3``), legal or not.
-_MOVE_SYNTAX = re.compile(rf"w?\d {_DIRECTION}( {_DIRECTION})?|r\d+c\d+")
+#: A turn (``w0 n s``, ``0 n``, ``a n s``) or a cell (``r2c3``), legal or not.
+_MOVE_SYNTAX = re.compile(rf"(w?\d|[abyz]) {_DIRECTION}( {_DIRECTION})?|r\d+c\d+")
 
 
 def move_names(state: SantoriniState, action: int) -> tuple[str, ...]:
-    """``("w0-N-S", "0 N S")``; ``("w0-N", "0 N", "w0-N-S", "0 N S")`` for a winning climb."""
+    """``("w0-N-S", "0 N S", "A N S")``; for a winning climb the same without the build first.
+
+    A worker is named ``w0``, ``0`` or by its letter on the board (``A``; ``Y`` for
+    player_1's worker 0).
+    """
     if action >= PLACEMENT_OFFSET:
         return (cell_name(action - PLACEMENT_OFFSET),)
     worker, rest = divmod(action, 64)
     move, build = divmod(rest, 8)
+    letter = WORKER_LETTERS[2 * state.mover + worker]
+    directions = (DIRECTION_NAMES[move], DIRECTION_NAMES[build])
     full = (
-        f"w{worker}-{DIRECTION_NAMES[move]}-{DIRECTION_NAMES[build]}",
-        f"{worker} {DIRECTION_NAMES[move]} {DIRECTION_NAMES[build]}",
+        f"w{worker}-{'-'.join(directions)}",
+        f"{worker} {' '.join(directions)}",
+        f"{letter} {' '.join(directions)}",
     )
     if _climbs_to_win(state, worker, move):
-        return (f"w{worker}-{DIRECTION_NAMES[move]}", f"{worker} {DIRECTION_NAMES[move]}", *full)
+        return (
+            f"w{worker}-{directions[0]}",
+            f"{worker} {directions[0]}",
+            f"{letter} {directions[0]}",
+            *full,
+        )
     return full
 
 

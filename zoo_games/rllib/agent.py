@@ -2,7 +2,7 @@
 
 A training run (:func:`zoo_games.rllib.train.train`) writes into its folder ``settings.txt``
 (the variant and whether one policy plays both seats) and ``checkpoint/``, whose
-``learner_group/learner/rl_module/<policy>`` holds each trained module. The agent loads the
+:data:`~zoo_games.rllib.policies.MODULES_FOLDER` holds each trained module. The agent loads the
 module of the seat it is asked to play, shows it the observation that the environment would
 show that seat (the variant's own observer), and plays the legal action with the highest
 logit, or, with ``sample=True``, one drawn from the masked softmax with a seeded generator.
@@ -14,25 +14,17 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-try:
-    import torch
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
-    from zoo_games.rllib.policy_agent import ModuleAgent
-    from zoo_games.rllib.train import policy_mapping
-except ImportError as error:  # pragma: no cover - depends on the installed extras
-    raise ImportError(
-        f'the rllib agent needs Ray and torch ({error}): pip install "zoo-games[rllib]"'
-    ) from error
+import torch
+from ray.rllib.core.rl_module.rl_module import RLModule
 
 from zoo_games.core.adapter import AGENTS
-
-#: Where a run's checkpoint keeps its modules, one folder per policy id.
-MODULES_FOLDER = Path("learner_group", "learner", "rl_module")
+from zoo_games.rllib.policies import module_folder
+from zoo_games.rllib.policy_agent import ModuleAgent
 
 
 class RLlibAgent(ModuleAgent):
@@ -47,16 +39,19 @@ class RLlibAgent(ModuleAgent):
     name = "rllib"
 
     def __init__(
-        self, checkpoint: str | None = None, sample: bool = False, seed: int | None = None
+        self,
+        checkpoint: str | os.PathLike[str] | None = None,
+        sample: bool = False,
+        seed: int | None = None,
     ) -> None:
         if not checkpoint:
             raise ValueError("the rllib agent needs checkpoint=PATH, a zoo-games train run folder")
-        self.run_folder, checkpoint_folder = _run_folders(Path(checkpoint))
+        # Resolved here: RLlib reads a relative path as a URI without a scheme.
+        self.run_folder, checkpoint_folder = _run_folders(Path(checkpoint).resolve())
         settings = read_settings(self.run_folder)
-        mapping = policy_mapping(bool(settings.get("shared_policy", True)))
+        shared = bool(settings.get("shared_policy", True))
         modules = {
-            seat: _load_module(checkpoint_folder / MODULES_FOLDER / mapping(seat))
-            for seat in AGENTS
+            seat: _load_module(module_folder(checkpoint_folder, seat, shared)) for seat in AGENTS
         }
         super().__init__(modules, str(settings["variant"]), sample=sample, seed=seed)
 
