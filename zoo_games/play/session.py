@@ -13,7 +13,7 @@ everything is printed to standard output.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -37,6 +37,17 @@ class Decision:
     player: int
     action: int
     name: str
+
+
+def undo_point(players: Sequence[int], agents: Collection[int]) -> int | None:
+    """Where an undo goes back to: the index of the last decision a person made, or ``None``.
+
+    ``players`` is who made each decision so far; ``agents`` the seats agents play. Going back
+    there takes back the person's last move and the agents' replies to it (with two people,
+    the last decision).
+    """
+    people = [player for player in (0, 1) if player not in agents]
+    return next((i for i in reversed(range(len(players))) if players[i] in people), None)
 
 
 class Session:
@@ -171,11 +182,7 @@ class Session:
 
     def _undo(self) -> bool:
         """Go back to the human's previous decision; say so, or say there is none."""
-        people = [p for p in (0, 1) if p not in self.agents]
-        last = next(
-            (i for i in reversed(range(len(self.history))) if self.history[i].player in people),
-            None,
-        )
+        last = undo_point([decision.player for decision in self.history], self.agents)
         if last is None:
             print("nothing to undo: no move of yours has been played yet")
             return False

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from zoo_games.agents import Agent
 from zoo_games.catalog import Variant
 from zoo_games.core.game import GameState
-from zoo_games.play.language import MoveLanguage, language_of
+from zoo_games.play.language import MoveLanguage, language_of, result_line, seat_label
 from zoo_games.play.menu import Command, Mistake, MoveMenu
+from zoo_games.play.session import undo_point
 from zoo_games.web.boards import WebBoard, board_of
 
 
@@ -78,7 +79,7 @@ class Match:
 
     def label(self, player: int) -> str:
         """``"player_0 (spools)"``."""
-        return f"player_{player} ({self.language.SIDE_NAMES[player]})"
+        return seat_label(self.language, player)
 
     def agent_to_act(self) -> Agent | None:
         """The agent whose turn it is, or ``None`` at a person's turn or at the end."""
@@ -148,11 +149,7 @@ class Match:
         With an agent, that is the person's last move and the agent's replies to it; with two
         people, the last decision. Raises ``ValueError`` when no person has played yet.
         """
-        people = [p for p in (0, 1) if p not in self.agents]
-        last = next(
-            (i for i in reversed(range(len(self.history))) if self.history[i].player in people),
-            None,
-        )
+        last = undo_point([played.player for played in self.history], self.agents)
         if last is None:
             raise ValueError("nothing to undo: no person has played a move yet")
         undone = self.history[last:]
@@ -170,11 +167,7 @@ class Match:
     def result(self) -> str | None:
         """``"player_0 (spools) wins; dancers borne off: ..."`` at the end, else ``None``."""
         state = self.state
-        if not state.is_terminal():
-            return None
-        first, second = state.returns()
-        outcome = "a draw" if first == second else f"{self.label(0 if first > second else 1)} wins"
-        return f"{outcome}; {self.language.score(state)}"
+        return result_line(self.language, state) if state.is_terminal() else None
 
     def _restart(self) -> None:
         options = None if self.start is None else {"position": self.start}
