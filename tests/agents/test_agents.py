@@ -312,3 +312,24 @@ def test_an_agent_without_options_of_its_own_has_its_seed_checked():
     assert FirstLegal(seed=3).seed == 3
     with pytest.raises(ValueError, match="first-legal option seed='x' is not allowed"):
         FirstLegal(seed="x")  # type: ignore[arg-type]
+
+
+def test_an_unannotated_option_of_a_users_agent_takes_any_value():
+    # As tutorial 05's agent: a policy function passed in, no annotation to hold it to.
+    class Playing(agents.Agent):
+        name = "playing"
+
+        def __init__(self, choose, seed=None):  # type: ignore[no-untyped-def]
+            super().__init__(seed)
+            self.choose = choose
+
+        def act(self, state: GameState) -> int:
+            return int(self.choose(state))
+
+    def first(state: GameState) -> int:
+        return state.legal_actions()[0]
+
+    state = find_variant("togyz-kumalak").game.new_initial_state()
+    assert Playing(first).act(state) == first(state)
+    with pytest.raises(ValueError, match="playing option seed=-1"):
+        Playing(first, seed=-1)

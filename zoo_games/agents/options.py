@@ -26,10 +26,14 @@ _NAMES = {type(None): "none", float: "finite float"}
 
 @functools.cache
 def option_types(init: Callable[..., None]) -> dict[str, Any]:
-    """The options of a constructor and their annotated types (``str`` when unannotated)."""
+    """The options of a constructor and their annotated types.
+
+    An option without an annotation (an agent written in a notebook, say) is ``Any``: taken
+    as given in Python, and as its text on the command line.
+    """
     hints = typing.get_type_hints(init)
     return {
-        parameter: hints.get(parameter, str)
+        parameter: hints.get(parameter, Any)
         for parameter in inspect.signature(init).parameters
         if parameter != "self"
     }

@@ -145,6 +145,6 @@ def _convert(text: str, annotation: Any, what: str) -> Any:
                 return choice(text)
             except ValueError:
                 continue
-        elif choice is str:
+        elif choice is str or choice is Any:
             return text
     raise ValueError(f"{what}={text!r}: expected {accepted_text(annotation)}")
