@@ -1,6 +1,6 @@
 """The batch loops shared by every game, compiled once per game against its kernels.
 
-A game module (``senet.py``, ``togyz_kumalak.py``, ``santorini.py``) holds four numba
+A game module (``senet.py``, ``togyz_kumalak.py``, ``santorini.py``) holds these numba
 functions over ONE game, which read like the rules:
 
 * ``play(row, action, config, rngs, game) -> outcome``: the mover plays a legal ``action``;
@@ -8,6 +8,11 @@ functions over ONE game, which read like the rules:
 * ``begin_turn(row, config, rngs, game)``: resolve chance before the mover decides (Senet
   throws its sticks; :func:`no_chance` for the other games);
 * ``legal_mask(row, config, mask) -> count``: write the mover's legal actions, count them;
+* ``outcome_without_moves(row, config) -> outcome``: how the game ends when ``legal_mask``
+  finds no legal action for the mover (Santorini: the mover loses);
+  :func:`always_an_action` for a game whose rules always leave the mover one (Senet's pass;
+  Togyz Kumalak, whose ``play`` ends the game when the next mover has no ball), which never
+  ends a game there;
 * ``observe(row, config, out)``: write the mover's observation as bytes;
 * ``kth_legal(row, mask, k)``: the ``k``-th of the mover's legal actions in increasing order
   (from 0), right after ``legal_mask``: :func:`kth_legal_in_mask` reads it off the mask; a game
@@ -80,14 +85,25 @@ def no_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integ
     """``begin_turn`` of a game without chance: the mover decides at once."""
 
 
+@njit(cache=True, inline="always")
+def always_an_action(row: np.ndarray, config: np.ndarray) -> int:
+    """``outcome_without_moves`` of a game whose rules always leave the mover an action.
+
+    ``legal_mask`` never finds none in such a game, and this path makes up no result: the
+    game goes on (:data:`ONGOING`), so that only ``play`` ends it.
+    """
+    return ONGOING
+
+
 @dataclass(frozen=True)
 class GameKernels:
     """One game as the batched engine needs it.
 
-    ``module`` holds ``play``, ``begin_turn``, ``legal_mask`` and ``observe`` (see the module
-    docstring); ``row_length`` is the number of ``uint8`` columns of a state row; ``config``
-    turns the rules core's game (and the variant's keyword options) into the ``int64``
-    options the kernels read; ``row_from_state`` and ``state_from_row`` convert between a
+    ``module`` holds the kernels (``play``, ``begin_turn``, ``legal_mask``,
+    ``outcome_without_moves``, ``observe``, ``kth_legal``: see the module docstring);
+    ``row_length`` is the number of ``uint8`` columns of a state row; ``config`` turns the
+    rules core's game (and the variant's keyword options) into the ``int64`` options the
+    kernels read; ``row_from_state`` and ``state_from_row`` convert between a
     state row and the rules core's state, exactly.
     """
 
@@ -133,8 +149,8 @@ def step_one(
     """Play one game's action; a finished game hands out its returns and starts again.
 
     Then write the observation of the player to move and draw its next random legal action.
-    A player who has no legal action on its turn loses (the only way Santorini ends besides
-    climbing; the other games always leave the mover an action, if only a pass).
+    A game also ends when its next mover has no legal action, as the game's
+    ``outcome_without_moves`` says.
     """
     row = states[game]
     outcome = game_kernels.play(row, actions[game], config, rngs, game)
@@ -142,7 +158,7 @@ def step_one(
     if outcome == ONGOING:
         legal = prepare_turn(config, states, rngs, masks, game)
         if legal == 0:
-            outcome = 1 - row[MOVER]
+            outcome = game_kernels.outcome_without_moves(row, config)
     if outcome == ONGOING:
         rewards[game, 0] = 0.0
         rewards[game, 1] = 0.0

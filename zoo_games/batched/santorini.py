@@ -149,8 +149,8 @@ def play(
 
     Rule: "player_0 places both its workers, then player_1, and player_0 moves first. A worker
     moving up onto level 3 wins. Building raises a cell one level (a dome on level 3) and uses
-    a part of that kind." A player left without a legal move-and-build loses: the batch loop
-    ends the game when the next mover's mask is empty.
+    a part of that kind." A player left without a legal move-and-build loses: see
+    :func:`outcome_without_moves`.
     """
     mover = row[MOVER]
     if action >= PLACEMENT_OFFSET:
@@ -175,6 +175,12 @@ def play(
     heights[built] = level + 1
     row[MOVER] = 1 - mover
     return ONGOING
+
+
+@njit(cache=True, inline="always")
+def outcome_without_moves(row: np.ndarray, config: np.ndarray) -> int:
+    """Rule: "A player who cannot move and build on its turn loses": the opponent wins."""
+    return 1 - row[MOVER]
 
 
 @njit(cache=True, inline="always")

@@ -168,9 +168,10 @@ def rollout(
 
     After ``depth`` random moves (chance outcomes do not count) the position is scored by
     the game's evaluation; a ``depth`` of -1 plays to the end. A mover without a legal
-    action loses; with ``take_wins`` a mover that can win at once (as :func:`find_win` sees
-    it) is counted as the winner without playing the move. As
-    :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that order.
+    action ends the game as the game's ``outcome_without_moves`` says; with ``take_wins`` a
+    mover that can win at once (as :func:`find_win` sees it) is counted as the winner
+    without playing the move. As :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that
+    order.
     """
     moves = 0
     while True:
@@ -180,7 +181,9 @@ def rollout(
         count = find_legal(row, config, mask)
         mover = row[MOVER]
         if count == 0:
-            return returns(1 - mover)[0]
+            outcome = game_kernels.outcome_without_moves(row, config)
+            if outcome != ONGOING:
+                return returns(outcome)[0]
         if take_wins and find_win(row, config, mask, rngs) >= 0:
             return returns(mover)[0]
         outcome = play_move(row, random_legal(row, mask, count, rngs), config, rngs, 0)
@@ -201,7 +204,8 @@ def describe_node(
     """Fill in a node just reached in ``row`` (``outcome``: what ``play`` returned).
 
     A finished game is solved as its result; a pending chance makes a chance node; a mover
-    without a legal action is solved as lost, and one that can win at once as won.
+    without a legal action is solved as the game's ``outcome_without_moves`` says, and one
+    that can win at once as won.
     """
     if outcome != ONGOING:
         nodes[node].solved = returns(outcome)[0]
@@ -212,7 +216,9 @@ def describe_node(
     mover = row[MOVER]
     nodes[node].player = mover
     if find_legal(row, config, mask) == 0:
-        nodes[node].solved = returns(1 - mover)[0]
+        outcome = game_kernels.outcome_without_moves(row, config)
+        if outcome != ONGOING:
+            nodes[node].solved = returns(outcome)[0]
     elif find_win(row, config, mask, rngs) >= 0:
         nodes[node].solved = returns(mover)[0]
 
@@ -455,8 +461,9 @@ def winning_move(
 ) -> int:
     """A legal action (``mask``) that wins at once, tried on a copy, or -1.
 
-    Unlike :func:`find_win`, it also counts a move that leaves the opponent, to act next,
-    without a legal action (Santorini).
+    Unlike :func:`find_win`, it also counts a move after which the opponent, to act next,
+    has no legal action and the game's ``outcome_without_moves`` makes the mover the winner
+    (Santorini).
     """
     mover = row[MOVER]
     for action in range(mask.shape[0]):
@@ -471,6 +478,7 @@ def winning_move(
             and chance_outcome(scratch) != 0
             and scratch[MOVER] != mover
             and find_legal(scratch, config, scratch_mask) == 0
+            and game_kernels.outcome_without_moves(scratch, config) == mover
         ):
             return action
     return -1

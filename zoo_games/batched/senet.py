@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
+from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, always_an_action
 from zoo_games.batched.rng import Integer, next_uint64
 from zoo_games.batched.words import (
     BYTE_ONES,
@@ -339,6 +339,11 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     mask[PASS] = 1
     row[LEGAL] = PASS
     return 1
+
+
+#: A mover without a move passes (``legal_mask`` allows the pass), so no game ends for want of
+#: a legal action.
+outcome_without_moves = always_an_action
 
 
 @njit(cache=True, inline="always")

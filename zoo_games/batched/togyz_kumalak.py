@@ -18,7 +18,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
+from zoo_games.batched.batch import (
+    DRAW,
+    MOVER,
+    ONGOING,
+    GameKernels,
+    always_an_action,
+    kth_legal_in_mask,
+    no_chance,
+)
 from zoo_games.batched.rng import Integer
 from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
@@ -134,6 +142,11 @@ def play(
     if white == black:
         return DRAW
     return 0 if white > black else 1
+
+
+#: ``play`` ends the game as soon as the next mover has no ball to sow (atsis kalu), so a
+#: mover always has a legal action.
+outcome_without_moves = always_an_action
 
 
 @njit(cache=True, inline="always")
