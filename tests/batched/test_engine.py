@@ -93,7 +93,7 @@ def test_games_that_always_leave_an_action_never_end_for_want_of_one(module) -> 
     row = np.zeros(module.ROW_LENGTH, dtype=np.uint8)
     for mover in (0, 1):
         row[batch.MOVER] = mover
-        assert module.outcome_without_moves(row, np.zeros(3, np.int64)) == batch.ONGOING
+        assert module.outcome_without_moves(row, np.zeros(3, np.int64)) == batch.NO_WINNER
 
 
 @pytest.mark.parametrize("label", LABELS)

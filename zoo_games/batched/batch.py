@@ -4,7 +4,8 @@ A game module (``senet.py``, ``togyz_kumalak.py``, ``santorini.py``) holds these
 functions over ONE game, which read like the rules:
 
 * ``play(row, action, config, rngs, game) -> outcome``: the mover plays a legal ``action``;
-  :data:`ONGOING` while the game goes on, else the winner 0 or 1, or :data:`DRAW`;
+  the outcome is the rules core's ``winner``: ``NO_WINNER`` while the game goes on, else the
+  winner 0 or 1, or ``DRAW`` (:mod:`zoo_games.core.game`);
 * ``begin_turn(row, config, rngs, game)``: resolve chance before the mover decides (Senet
   throws its sticks; :func:`no_chance` for the other games);
 * ``legal_mask(row, config, mask) -> count``: write the mover's legal actions, count them;
@@ -64,14 +65,11 @@ from numba import njit, prange
 
 from zoo_games.batched.rng import Integer, below
 from zoo_games.batched.words import BYTE_ONES, byte_sum, bytes_at_most, read_at_most_eight
-from zoo_games.core.game import Game, GameState
+from zoo_games.core import game as core_game
+from zoo_games.core.game import NO_WINNER, Game, GameState
 
 #: Column of a state row holding the player to act (0 or 1), in every game.
 MOVER = 0
-#: What ``play`` returns while the game goes on; otherwise the winner 0 or 1, or DRAW.
-ONGOING = -1
-DRAW = 2
-
 #: Options of the batch loops: numba's reference counting off (see the module docstring).
 UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
@@ -90,9 +88,9 @@ def always_an_action(row: np.ndarray, config: np.ndarray) -> int:
     """``outcome_without_moves`` of a game whose rules always leave the mover an action.
 
     ``legal_mask`` never finds none in such a game, and this path makes up no result: the
-    game goes on (:data:`ONGOING`), so that only ``play`` ends it.
+    game goes on (:data:`NO_WINNER`), so that only ``play`` ends it.
     """
-    return ONGOING
+    return NO_WINNER
 
 
 @dataclass(frozen=True)
@@ -114,14 +112,8 @@ class GameKernels:
     state_from_row: Callable[[Game, np.ndarray], GameState]
 
 
-@njit(cache=True, inline="always")
-def returns(winner: Integer) -> tuple[float, float]:
-    """Zero-sum returns of a finished game: +1/-1 by the winner, 0/0 for a draw."""
-    if winner == 0:
-        return 1.0, -1.0
-    if winner == 1:
-        return -1.0, 1.0
-    return 0.0, 0.0
+#: The rules core's :func:`~zoo_games.core.game.winner_returns`, compiled.
+winner_returns = njit(cache=True, inline="always")(core_game.winner_returns)
 
 
 def prepare_turn(
@@ -155,16 +147,16 @@ def step_one(
     row = states[game]
     outcome = game_kernels.play(row, actions[game], config, rngs, game)
     legal = 0
-    if outcome == ONGOING:
+    if outcome == NO_WINNER:
         legal = prepare_turn(config, states, rngs, masks, game)
         if legal == 0:
             outcome = game_kernels.outcome_without_moves(row, config)
-    if outcome == ONGOING:
+    if outcome == NO_WINNER:
         rewards[game, 0] = 0.0
         rewards[game, 1] = 0.0
         terminated[game] = False
     else:
-        rewards[game, 0], rewards[game, 1] = returns(outcome)
+        rewards[game, 0], rewards[game, 1] = winner_returns(outcome)
         terminated[game] = True
         for column in range(row.shape[0]):  # (``row[:] = initial`` would need numba's runtime)
             row[column] = initial[column]

@@ -1,7 +1,8 @@
 """Santorini kernels (fixed or placement set-up) over one game's state row.
 
-Each function reads like the rule it implements, quoted in its docstring; the rules core
-``zoo_games/santorini/rules.py`` is the reference they are tested against move for move.
+Each function reads like the rule it implements, quoted in its docstring; they are tested
+move for move against the rules core ``zoo_games/santorini/rules.py`` and against the plain
+statement of the rules, ``zoo_games/santorini/reference.py``.
 
 State row (``uint8``): ``[mover, the cells of player_0's workers 0 and 1 and of player_1's
 (:data:`UNPLACED`, 255, while not yet placed), level-1, level-2, level-3 and dome parts left,
@@ -17,9 +18,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
+from zoo_games.batched.batch import MOVER, GameKernels, kth_legal_in_mask, no_chance
 from zoo_games.batched.rng import Integer
 from zoo_games.batched.words import count_bits
+from zoo_games.core.game import NO_WINNER
 from zoo_games.santorini.evaluation import (
     CLIMB_WEIGHT,
     HEIGHT_WEIGHT,
@@ -159,7 +161,7 @@ def play(
             slot += 1
         row[WORKERS + slot] = action - PLACEMENT_OFFSET
         row[MOVER] = (slot + 1) // 2 if slot < 3 else 0
-        return ONGOING
+        return NO_WINNER
     heights = row[HEIGHTS:]
     worker, rest = divmod(action, 64)
     move, build = divmod(rest, 8)
@@ -174,7 +176,7 @@ def play(
     row[PARTS + level] -= 1
     heights[built] = level + 1
     row[MOVER] = 1 - mover
-    return ONGOING
+    return NO_WINNER
 
 
 @njit(cache=True, inline="always")

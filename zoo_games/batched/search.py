@@ -52,12 +52,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, compile_for_game, returns
+from zoo_games.batched.batch import MOVER, GameKernels, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, below, seed_states
-from zoo_games.core.game import Game
+from zoo_games.core.game import CHANCE, NO_WINNER, Game
 
-#: ``player`` of a chance node (a decision node holds its mover, 0 or 1).
-CHANCE = -1
 #: ``solved`` of a node whose exact value is not known (values lie in [-1, 1]).
 OPEN = 2.0
 #: One node of the tree. ``total`` sums the simulations' results through the node and
@@ -182,13 +180,13 @@ def rollout(
         mover = row[MOVER]
         if count == 0:
             outcome = game_kernels.outcome_without_moves(row, config)
-            if outcome != ONGOING:
-                return returns(outcome)[0]
+            if outcome != NO_WINNER:
+                return winner_returns(outcome)[0]
         if take_wins and find_win(row, config, mask, rngs) >= 0:
-            return returns(mover)[0]
+            return winner_returns(mover)[0]
         outcome = play_move(row, random_legal(row, mask, count, rngs), config, rngs, 0)
-        if outcome != ONGOING:
-            return returns(outcome)[0]
+        if outcome != NO_WINNER:
+            return winner_returns(outcome)[0]
         moves += 1
 
 
@@ -196,7 +194,7 @@ def describe_node(
     nodes: np.ndarray,
     node: Integer,
     row: np.ndarray,
-    outcome: Integer,
+    outcome: int,
     config: np.ndarray,
     mask: np.ndarray,
     rngs: np.ndarray,
@@ -207,8 +205,8 @@ def describe_node(
     without a legal action is solved as the game's ``outcome_without_moves`` says, and one
     that can win at once as won.
     """
-    if outcome != ONGOING:
-        nodes[node].solved = returns(outcome)[0]
+    if outcome != NO_WINNER:
+        nodes[node].solved = winner_returns(outcome)[0]
         return
     if chance_outcome(row) == 0:
         nodes[node].player = CHANCE
@@ -217,10 +215,10 @@ def describe_node(
     nodes[node].player = mover
     if find_legal(row, config, mask) == 0:
         outcome = game_kernels.outcome_without_moves(row, config)
-        if outcome != ONGOING:
-            nodes[node].solved = returns(outcome)[0]
+        if outcome != NO_WINNER:
+            nodes[node].solved = winner_returns(outcome)[0]
     elif find_win(row, config, mask, rngs) >= 0:
-        nodes[node].solved = returns(mover)[0]
+        nodes[node].solved = winner_returns(mover)[0]
 
 
 def new_child(nodes: np.ndarray, child: Integer, action: Integer) -> None:
@@ -380,7 +378,7 @@ def simulate(
             path[depth] = child
             depth += 1
             if nodes[child].visits == 0:
-                describe_node(nodes, child, row, ONGOING, config, mask, rngs)
+                describe_node(nodes, child, row, NO_WINNER, config, mask, rngs)
                 result = nodes[child].solved
                 if result == OPEN:
                     result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
@@ -474,7 +472,7 @@ def winning_move(
         if outcome == mover:
             return action
         if (
-            outcome == ONGOING
+            outcome == NO_WINNER
             and chance_outcome(scratch) != 0
             and scratch[MOVER] != mover
             and find_legal(scratch, config, scratch_mask) == 0

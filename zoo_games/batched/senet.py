@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, always_an_action
+from zoo_games.batched.batch import MOVER, GameKernels, always_an_action
 from zoo_games.batched.rng import Integer, next_uint64
 from zoo_games.batched.words import (
     BYTE_ONES,
@@ -42,6 +42,7 @@ from zoo_games.batched.words import (
     read_eight,
     write_eight,
 )
+from zoo_games.core.game import NO_WINNER
 from zoo_games.senet.evaluation import BLOCKADE_WEIGHT, LIMIT, PROGRESS_WEIGHT, SAFETY_WEIGHT
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
@@ -389,7 +390,7 @@ def play(
     row[THROW] = 0
     if action == PASS:
         row[MOVER] = 1 - mover
-        return ONGOING
+        return NO_WINNER
     dancer, step = divmod(action - 1, 10)
     piece = mover + 1
     source = np.int64(row[DANCERS + dancer])
@@ -404,10 +405,10 @@ def play(
         board[source] = board[destination]
         board[destination] = piece
     if skyruk and destination == HAPPINESS:
-        return ONGOING
+        return NO_WINNER
     if not GIVES_EXTRA_TURN[throw] or destination == source:
         row[MOVER] = 1 - mover
-    return ONGOING
+    return NO_WINNER
 
 
 @njit(cache=True, inline="always")
@@ -418,12 +419,10 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     house plane per dancer of its, rearmost first.
 
     The two board planes are made eight houses at a time: a spool (1) is bit 0 of its house's
-    code and a con (2) bit 1, so a player's plane is its bit of each house byte. Written a
-    house at a time they took a quarter of the step, 40 ns a game (numba cannot tell that
-    ``out`` and the row do not overlap, so it read and wrote byte after byte); eight at a
-    time, observe takes 14 ns in all. Houses 25-32 spill two bytes
-    past each plane: into the opponent's plane, written next, and into the throw, written
-    after it.
+    code and a con (2) bit 1, so a player's plane is its bit of each house byte. A house at a
+    time would cost a read and a write per byte, since numba cannot tell that ``out`` and the
+    row do not overlap. Houses 25-32 spill two bytes past each plane: into the opponent's
+    plane, written next, and into the throw, written after it.
     """
     board = row[BOARD:]
     player = row[MOVER]

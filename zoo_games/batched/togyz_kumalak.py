@@ -1,7 +1,8 @@
 """Togyz Kumalak kernels over one game's state row, both observation encodings.
 
-Each function reads like the rule it implements, quoted in its docstring; the rules core
-``zoo_games/togyz_kumalak/rules.py`` is the reference they are tested against move for move.
+Each function reads like the rule it implements, quoted in its docstring; they are tested
+move for move against the rules core ``zoo_games/togyz_kumalak/rules.py`` and against the
+plain statement of the rules, ``zoo_games/togyz_kumalak/reference.py``.
 
 State row (``uint8``): ``[mover, White's kazan, Black's kazan, White's tuzduk, Black's tuzduk,
 hole 0 .. hole 17]``. Holes are numbered as in the rules core: 0-8 White's holes 1-9, 9-17
@@ -19,15 +20,14 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.batch import (
-    DRAW,
     MOVER,
-    ONGOING,
     GameKernels,
     always_an_action,
     kth_legal_in_mask,
     no_chance,
 )
 from zoo_games.batched.rng import Integer
+from zoo_games.core.game import DRAW, NO_WINNER
 from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
@@ -132,7 +132,7 @@ def play(
     to_move = HOLES + HOLES_PER_SIDE * row[MOVER]
     for hole in range(to_move, to_move + HOLES_PER_SIDE):
         if row[hole]:
-            return ONGOING
+            return NO_WINNER
     other = 1 - row[MOVER]
     theirs = HOLES + HOLES_PER_SIDE * other
     for hole in range(theirs, theirs + HOLES_PER_SIDE):

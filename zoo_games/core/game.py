@@ -17,12 +17,9 @@ again.
 
 Nothing in this module, or in any game's rules, position and notation modules, imports
 PettingZoo or numpy: a state is plain Python, quick to clone and to pickle, for search code,
-tests and tools. Importing them does run the package's ``__init__``, which registers the
-environments with PettingZoo and so imports PettingZoo, gymnasium and numpy once per
-process: 0.25 s on an idle 2-core machine and 0.45 s on a loaded one, measured with
-``python -X importtime -c "import zoo_games.senet.rules"``, of which the rules modules
-themselves take about 13 ms. Worker processes started by ``fork`` (the arena's) inherit
-those modules for free.
+tests and tools. (Importing them still runs the package's ``__init__``, which registers the
+environments with PettingZoo.) The constants and :func:`winner_returns` are also what the
+numba kernels of :mod:`zoo_games.batched` use, compiled from this module.
 """
 
 from __future__ import annotations
