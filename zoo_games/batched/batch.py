@@ -259,9 +259,8 @@ def compile_loops(module: types.ModuleType) -> Loops:
 
     Each copy is a new function over the same bytecode, whose globals are this module's
     with ``game_kernels`` (and the copied helpers) replaced, whose name starts with the
-    game's, and whose file is the game module's: numba caches it next to that module and
-    recompiles it when that module changes. (As everywhere with numba's cache, a change to
-    a helper in another file, such as :mod:`zoo_games.batched.rng`, needs the cache cleared.)
+    game's, and whose file is the game module's: numba caches it next to that module, and
+    recompiles it when any file it may compile from changes (:mod:`zoo_games.batched.cache`).
     """
     namespace = dict(globals(), game_kernels=module)
 

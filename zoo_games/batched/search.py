@@ -28,10 +28,8 @@ compiles a copy of them per game module with those names bound:
   counting rules most positions out before trying the moves), else :func:`win_by_trying`,
   which plays every legal action on a copy of the row (Senet).
 
-The copies are cached by numba next to the game module and recompiled when that module
-changes; as for every helper in another file (see :func:`~zoo_games.batched.batch.compile_loops`),
-an edit of this file needs the ``__pycache__`` of ``zoo_games/batched`` cleared, since numba
-checks a function's own code but not the code of the functions it calls.
+The copies are cached by numba next to the game module and recompiled when any file they
+may compile from changes (:mod:`zoo_games.batched.cache`).
 
 The tree: node 0 is the root; the children of a node are a contiguous range of nodes
 (``first``, ``count``), one per legal action (or per chance outcome), allocated the first
