@@ -300,6 +300,21 @@ def compile_for_game(
     return compiled
 
 
+def compile_rule(function: Any, **compiled: Any) -> Any:
+    """A plain rules function of a game package compiled as a kernel (inlined where called).
+
+    The rules functions it calls are bound to their ``compiled`` versions, by name: numba
+    runs compiled functions only, and the rules core's module stays free of numba.
+    """
+    clone = types.FunctionType(
+        function.__code__, {**function.__globals__, **compiled}, function.__name__
+    )
+    clone.__qualname__ = function.__qualname__
+    clone.__module__ = function.__module__
+    clone.__doc__ = function.__doc__
+    return njit(cache=True, inline="always")(clone)
+
+
 @njit(cache=True, inline="always")
 def count_legal(mask: np.ndarray) -> int:
     """How many actions a mask of 0/1 bytes allows, counted eight bytes at a time."""

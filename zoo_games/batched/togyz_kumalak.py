@@ -23,12 +23,13 @@ from zoo_games.batched.batch import (
     MOVER,
     GameKernels,
     always_an_action,
+    compile_rule,
     kth_legal_in_mask,
     no_chance,
 )
 from zoo_games.batched.rng import Integer
 from zoo_games.core.game import DRAW, NO_WINNER
-from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
+from zoo_games.togyz_kumalak import evaluation
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -279,14 +280,18 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
     return -1
 
 
+#: The rules core's evaluation of a game in progress, compiled.
+score = compile_rule(evaluation.score)
+
+
 @njit(cache=True, inline="always")
 def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     """``zoo_games.togyz_kumalak.evaluation.evaluate`` of the row's position, for ``player``.
 
     The return once the game is over (a kazan of 82 where that ends the game, or a mover
-    without balls, whose opponent's balls ``play`` has already collected), else
-    ``(own kazan - other kazan + 10 * (own tuzduk - other tuzduk)) / 92`` clipped to
-    [-0.99, 0.99], computed as the rules core's evaluation does (so the same float).
+    without balls, whose opponent's balls ``play`` has already collected), else the rules
+    core's :func:`~zoo_games.togyz_kumalak.evaluation.score` of the player's leads in balls
+    and tuzduks, compiled (so the same float).
     """
     own, other = np.int64(row[KAZAN + player]), np.int64(row[KAZAN + 1 - player])
     if config[STOP_AT_MAJORITY] == 1 and (own >= WINNING_KAZAN or other >= WINNING_KAZAN):
@@ -300,5 +305,4 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     if stuck:
         return 0.0 if own == other else (1.0 if own > other else -1.0)
     made = np.int64(row[TUZDUK + player] != NONE) - np.int64(row[TUZDUK + 1 - player] != NONE)
-    score = own - other + TUZDUK_BONUS * made
-    return max(-LIMIT, min(LIMIT, score / SCALE))
+    return score(own - other, made)

@@ -38,9 +38,16 @@ def evaluate(state: TogyzKumalakState, player: int) -> float:
     if state.winner >= 0:
         return state.returns()[player]
     kazans, tuzduk = state.kazans, state.tuzduk
-    score = kazans[player] - kazans[1 - player]
-    score += TUZDUK_BONUS * ((tuzduk[player] != NO_TUZDUK) - (tuzduk[1 - player] != NO_TUZDUK))
-    return max(-LIMIT, min(LIMIT, score / SCALE))
+    made = (tuzduk[player] != NO_TUZDUK) - (tuzduk[1 - player] != NO_TUZDUK)
+    return score(kazans[player] - kazans[1 - player], made)
+
+
+def score(kazan_lead: int, tuzduk_lead: int) -> float:
+    """The score of a game in progress, from one player's lead in balls and in tuzduks.
+
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    return max(-LIMIT, min(LIMIT, (kazan_lead + TUZDUK_BONUS * tuzduk_lead) / SCALE))
 
 
 def winning_actions(state: TogyzKumalakState) -> list[int]:
