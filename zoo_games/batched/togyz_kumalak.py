@@ -248,15 +248,18 @@ KERNELS = GameKernels(
 
 
 # ---------------------------------------------------------------------- for tree search
+#: The rules core's count that rules out a win in one, compiled.
+may_win_at_once = compile_rule(evaluation.may_win_at_once)
+
+
 @njit(cache=True, inline="always")
 def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
     """A move of the mover (legal in ``mask``) that wins at once, or -1.
 
-    As ``zoo_games.togyz_kumalak.evaluation.winning_actions``: a move sowing ``n`` balls adds
-    at most ``n // 18 + 1`` to any hole, so it captures at most the largest opponent's hole
-    plus that, and its tuzduk collects at most that. When this cannot lift the mover's kazan
-    to 82 nor empty the opponent's row, no move wins; otherwise the moves are tried on a copy.
-    Cheap enough for tree search to ask at every move of a rollout.
+    As ``zoo_games.togyz_kumalak.evaluation.winning_actions``: the moves are tried on a copy
+    only when counting cannot rule a win out
+    (:func:`zoo_games.togyz_kumalak.evaluation.may_win_at_once`, compiled). Cheap enough for
+    tree search to ask at every move of a rollout.
     """
     mover = row[MOVER]
     own = HOLES + HOLES_PER_SIDE * mover
@@ -266,10 +269,9 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
         most_own = max(most_own, int(row[own + number]))
         most_theirs = max(most_theirs, int(row[theirs + number]))
         total_theirs += row[theirs + number]
-    reach = most_own // NUM_HOLES + 1
-    most_captured = most_theirs + reach
-    majority = np.int64(row[KAZAN + mover]) + most_captured + reach >= WINNING_KAZAN
-    if not (config[STOP_AT_MAJORITY] == 1 and majority) and total_theirs > most_captured:
+    kazan = np.int64(row[KAZAN + mover])
+    stop_at_majority = config[STOP_AT_MAJORITY] == 1
+    if not may_win_at_once(kazan, most_own, most_theirs, total_theirs, stop_at_majority):
         return -1
     copy = np.empty_like(row)
     for action in range(HOLES_PER_SIDE):
