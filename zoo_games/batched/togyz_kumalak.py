@@ -29,7 +29,7 @@ from zoo_games.batched.batch import (
 )
 from zoo_games.batched.rng import Integer
 from zoo_games.core.game import DRAW, NO_WINNER
-from zoo_games.togyz_kumalak import evaluation
+from zoo_games.togyz_kumalak import evaluation, rules
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -66,17 +66,21 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
+#: The rules core's rule of where a tuzduk may be made, compiled.
+tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
+
+
 @njit(cache=True, inline="always")
 def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
     """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
 
     Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
-    on the hole with the number of the opponent's tuzduk."
+    on the hole with the number of the opponent's tuzduk" (:func:`tuzduk_allowed`).
     """
-    if row[TUZDUK + player] != NONE or hole % HOLES_PER_SIDE == HOLES_PER_SIDE - 1:
-        return False
-    theirs = row[TUZDUK + 1 - player]
-    return theirs == NONE or theirs % HOLES_PER_SIDE != hole % HOLES_PER_SIDE
+    mine, theirs = row[TUZDUK + player], row[TUZDUK + 1 - player]
+    return tuzduk_allowed(
+        hole % HOLES_PER_SIDE, mine != NONE, theirs != NONE, theirs % HOLES_PER_SIDE
+    )
 
 
 @njit(cache=True, inline="always")

@@ -54,6 +54,20 @@ def hole_number(hole: int) -> int:
     return hole % HOLES_PER_SIDE + 1
 
 
+def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int) -> bool:
+    """Whether a player may make a tuzduk of the opponent's hole numbered ``number`` (0-8).
+
+    Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
+    on the hole with the number of the opponent's tuzduk" (the two may not face each other).
+    ``made``: whether the player has made one; ``theirs_made`` and ``their_number``: whether
+    the opponent has, and its number (0-8). Plain Python over ints: the batched kernels
+    compile this very function.
+    """
+    if made or number == HOLES_PER_SIDE - 1:
+        return False
+    return not theirs_made or their_number != number
+
+
 def _sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
     """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
 
@@ -268,13 +282,15 @@ class TogyzKumalakState(GameState):
     def may_make_tuzduk(self, player: int, hole: int) -> bool:
         """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
 
-        Only once per game, never the opponent's ninth hole, and never the hole with the same
-        number as the opponent's own tuzduk (the two tuzduks may not face each other).
+        See :func:`tuzduk_allowed`.
         """
-        if self.tuzduk[player] != NO_TUZDUK or hole_number(hole) == HOLES_PER_SIDE:
-            return False
-        theirs = self.tuzduk[1 - player]
-        return theirs == NO_TUZDUK or hole_number(theirs) != hole_number(hole)
+        mine, theirs = self.tuzduk[player], self.tuzduk[1 - player]
+        return tuzduk_allowed(
+            hole % HOLES_PER_SIDE,
+            mine != NO_TUZDUK,
+            theirs != NO_TUZDUK,
+            theirs % HOLES_PER_SIDE,
+        )
 
     def _check_end(self) -> None:
         """End the game at a majority (by default) or when the side to move cannot move."""
