@@ -86,6 +86,16 @@ def test_a_santorini_player_left_without_a_move_loses() -> None:
     assert terminated[0] and tuple(rewards[0]) == (1.0, -1.0)
 
 
+@pytest.mark.parametrize("label", ["togyz-kumalak", "togyz-kumalak-full"])
+def test_a_togyz_kumalak_game_ending_81_81_by_atsis_kalu_is_a_draw(label: str) -> None:
+    # White sows its last ball into Black's only ball and captures the pair (79 + 2 = 81):
+    # Black, to move, has no ball left, and the kazans stand 81-81.
+    engine = batched.make(label, batch_size=1, seed=0)
+    engine.set_position(0, "0,0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0,0 79 81 W")
+    rewards, terminated = engine.step(np.array([8]))
+    assert terminated[0] and tuple(rewards[0]) == (0.0, 0.0)
+
+
 @pytest.mark.parametrize("module", [senet_kernels, togyz_kernels])
 def test_games_that_always_leave_an_action_never_end_for_want_of_one(module) -> None:
     # Senet's mover passes and Togyz Kumalak's play ends the game before a mover runs out

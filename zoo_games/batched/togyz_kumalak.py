@@ -28,7 +28,7 @@ from zoo_games.batched.batch import (
     no_chance,
 )
 from zoo_games.batched.rng import Integer
-from zoo_games.core.game import DRAW, NO_WINNER
+from zoo_games.core.game import NO_WINNER
 from zoo_games.togyz_kumalak import evaluation, rules
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
@@ -66,8 +66,9 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
-#: The rules core's rule of where a tuzduk may be made, compiled.
+#: The rules core's rules of where a tuzduk may be made and of who wins by atsis kalu, compiled.
 tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
+winner_by_kazans = compile_rule(rules.winner_by_kazans)
 
 
 @njit(cache=True, inline="always")
@@ -143,10 +144,7 @@ def play(
     for hole in range(theirs, theirs + HOLES_PER_SIDE):
         row[KAZAN + other] += row[hole]
         row[hole] = 0
-    white, black = row[KAZAN], row[KAZAN + 1]
-    if white == black:
-        return DRAW
-    return 0 if white > black else 1
+    return winner_by_kazans(row[KAZAN], row[KAZAN + 1])
 
 
 #: ``play`` ends the game as soon as the next mover has no ball to sow (atsis kalu), so a

@@ -68,6 +68,16 @@ def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int
     return not theirs_made or their_number != number
 
 
+def winner_by_kazans(white: int, black: int) -> int:
+    """The winner of a game that ends by atsis kalu: the larger kazan; 81-81 is a :data:`DRAW`.
+
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    if white == black:
+        return DRAW
+    return 0 if white > black else 1
+
+
 def _sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
     """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
 
@@ -309,10 +319,7 @@ class TogyzKumalakState(GameState):
         kazans[other] += sum(self.holes[theirs : theirs + HOLES_PER_SIDE])
         for hole in range(theirs, theirs + HOLES_PER_SIDE):
             self.holes[hole] = 0
-        if kazans[0] == kazans[1]:
-            self.winner = DRAW
-        else:
-            self.winner = 0 if kazans[0] > kazans[1] else 1
+        self.winner = winner_by_kazans(kazans[0], kazans[1])
 
     def __repr__(self) -> str:
         return f"TogyzKumalakState({self.position()!r})"
