@@ -29,7 +29,7 @@ from zoo_games.batched.batch import (
 )
 from zoo_games.batched.rng import Integer
 from zoo_games.core.game import NO_WINNER
-from zoo_games.togyz_kumalak import evaluation, rules
+from zoo_games.togyz_kumalak import evaluation, observation, rules
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -66,6 +66,9 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
+#: The observer's Tesauro values of a hole and of a kazan, compiled.
+write_tesauro_hole = compile_rule(observation.write_tesauro_hole)
+write_tesauro_kazan = compile_rule(observation.write_tesauro_kazan)
 #: The rules core's rules of where a tuzduk may be made and of who wins by atsis kalu, compiled.
 tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
 winner_by_kazans = compile_rule(rules.winner_by_kazans)
@@ -180,29 +183,17 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9`` and whether the hole is a tuzduk; hole 9
     the same without ``n >= 2`` and the tuzduk flag; then the kazan ``min(k, 82) / 82`` and
     whether it holds more than the other; last, ``[1, 0]`` if White is to move, else ``[0, 1]``.
+    The values of a hole and of a kazan are the observer's own functions, compiled.
     """
     values = out.view(np.float32)
     index = 0
     for side in range(2):
         for number in range(HOLES_PER_SIDE):
             hole = HOLES_PER_SIDE * side + number
-            n = row[HOLES + hole]
-            values[index] = n >= 1
-            if number < HOLES_PER_SIDE - 1:
-                values[index + 1] = n >= 2
-                index += 1
-            values[index + 1] = n % 2
-            values[index + 2] = (n % 9) / 8
-            values[index + 3] = (n % 18) / 17
-            values[index + 4] = n / 9
-            index += 5
-            if number < HOLES_PER_SIDE - 1:
-                values[index] = hole == row[TUZDUK] or hole == row[TUZDUK + 1]
-                index += 1
+            tuzduk = hole == row[TUZDUK] or hole == row[TUZDUK + 1]
+            index = write_tesauro_hole(values, index, row[HOLES + hole], number, tuzduk)
         kazan, other = row[KAZAN + side], row[KAZAN + 1 - side]
-        values[index] = min(kazan, WINNING_KAZAN) / WINNING_KAZAN
-        values[index + 1] = kazan > other
-        index += 2
+        index = write_tesauro_kazan(values, index, kazan, kazan > other)
     values[index] = row[MOVER] == 0
     values[index + 1] = row[MOVER] == 1
 
