@@ -15,10 +15,14 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from zoo_games import batched
+from zoo_games.batched import batch
+from zoo_games.batched import senet as senet_kernels
+from zoo_games.batched import togyz_kumalak as togyz_kernels
 from zoo_games.catalog import find_variant, variants
 from zoo_games.core.adapter import AGENTS
 from zoo_games.core.errors import PositionError
 from zoo_games.core.game import GameState
+from zoo_games.santorini.rules import play_action
 
 LABELS = [v.label for v in variants()]
 
@@ -70,6 +74,36 @@ def test_a_position_set_into_the_engine_is_seen_as_the_environment_sees_it(
     assert np.array_equal(engine.action_mask[index], expected["action_mask"])
     assert engine.position(index) == env.position()
     assert engine.states.dtype == np.uint8
+
+
+def test_a_santorini_player_left_without_a_move_loses() -> None:
+    # player_1's workers on 0 and 1 are hemmed in by domes on 2, 6, 7; player_0's worker on
+    # 10 closes the last gap by moving to 5 (north, building on 10, south, the cell it left).
+    engine = batched.make("santorini-fixed", batch_size=1, seed=0)
+    engine.set_position(0, "00400/04400/00000/00000/00000 10,24;0,1 0 19,15,11,15")
+    north, south = 1, 6
+    rewards, terminated = engine.step(np.array([play_action(0, north, south)]))
+    assert terminated[0] and tuple(rewards[0]) == (1.0, -1.0)
+
+
+@pytest.mark.parametrize("label", ["togyz-kumalak", "togyz-kumalak-full"])
+def test_a_togyz_kumalak_game_ending_81_81_by_atsis_kalu_is_a_draw(label: str) -> None:
+    # White sows its last ball into Black's only ball and captures the pair (79 + 2 = 81):
+    # Black, to move, has no ball left, and the kazans stand 81-81.
+    engine = batched.make(label, batch_size=1, seed=0)
+    engine.set_position(0, "0,0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0,0 79 81 W")
+    rewards, terminated = engine.step(np.array([8]))
+    assert terminated[0] and tuple(rewards[0]) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("module", [senet_kernels, togyz_kernels])
+def test_games_that_always_leave_an_action_never_end_for_want_of_one(module) -> None:
+    # Senet's mover passes and Togyz Kumalak's play ends the game before a mover runs out
+    # of balls: the path of a mover without a legal action makes up no result.
+    row = np.zeros(module.ROW_LENGTH, dtype=np.uint8)
+    for mover in (0, 1):
+        row[batch.MOVER] = mover
+        assert module.outcome_without_moves(row, np.zeros(3, np.int64)) == batch.NO_WINNER
 
 
 @pytest.mark.parametrize("label", LABELS)

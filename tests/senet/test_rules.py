@@ -15,7 +15,7 @@ import pytest
 from zoo_games import senet_v0
 from zoo_games.core.errors import PositionError
 from zoo_games.core.game import CHANCE, TERMINAL
-from zoo_games.senet.rules import THROW_PROBABILITIES, SenetGame, SenetState
+from zoo_games.senet.rules import THROW_PROBABILITIES, SenetGame, SenetState, protected
 
 BOTH = ("kendall", "skyruk")
 
@@ -189,6 +189,33 @@ def test_kendall_every_dancer_of_a_longer_row_is_protected():
     # cons on 8, 9, 10: any landing on them is forbidden, and the row blockades the path
     for throw in (3, 4, 5):
         assert legal("kendall", f"{board((5, 20), (8, 9, 10))} S {throw}") == [10 + throw]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kendall", "skyruk"),
+    [
+        (False, False, False, False),  # alone
+        (True, False, True, True),  # last of a row
+        (False, True, True, True),  # first of a row
+        (True, True, True, False),  # inside a row
+    ],
+)
+def test_the_protection_rule_by_neighbours(before, after, kendall, skyruk):
+    assert protected(before, after, False) == kendall
+    assert protected(before, after, True) == skyruk
+
+
+@pytest.mark.parametrize("skyruk", [False, True])
+def test_protection_over_house_masks_is_protection_of_each_dancer(skyruk):
+    # The batched kernels apply the rule to a whole side at once, bit h for house h.
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        houses = int(rng.integers(0, 1 << 30)) << 1  # dancers on houses 1 to 30
+        masked = houses & protected(houses << 1, houses >> 1, skyruk)
+        for house in range(1, 31):
+            if houses >> house & 1:
+                before, after = bool(houses >> (house - 1) & 1), bool(houses >> (house + 1) & 1)
+                assert bool(masked >> house & 1) == protected(before, after, skyruk)
 
 
 def test_skyruk_first_and_last_of_a_row_are_protected_inner_dancers_are_not():

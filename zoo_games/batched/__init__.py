@@ -13,6 +13,7 @@ batches, where the workqueue layer's were not (docs/batched.md, "Threads and com
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import numpy as np
 
@@ -21,19 +22,25 @@ try:
 except ImportError:  # pragma: no cover - depends on the installation
     raise ImportError('zoo_games.batched needs numba: pip install "zoo-games[batched]"') from None
 
-from zoo_games.batched.batch import GameKernels
-from zoo_games.batched.engine import BatchedEngine
-from zoo_games.catalog import find_variant
+from zoo_games.batched import cache
 from zoo_games.core.game import Game
 
 __all__ = ["KERNEL_MODULES", "BatchedEngine", "kernels_of", "make"]
 
-#: The kernel module of each game, by the rules core's ``Game.name``.
+#: The kernel module of each game, by the rules core's ``Game.name`` (its package's name).
 KERNEL_MODULES = {
     "senet": "zoo_games.batched.senet",
     "togyz_kumalak": "zoo_games.batched.togyz_kumalak",
     "santorini": "zoo_games.batched.santorini",
 }
+#: The packages the kernels compile from: this one, the core's, and each game's.
+PACKAGE = Path(__file__).resolve().parent.parent
+cache.watch(*(PACKAGE / name for name in ("batched", "core", *KERNEL_MODULES)))
+
+# After the cache is keyed: importing the kernels decorates them.
+from zoo_games.batched.batch import GameKernels  # noqa: E402
+from zoo_games.batched.engine import BatchedEngine  # noqa: E402
+from zoo_games.catalog import find_variant  # noqa: E402
 
 
 def kernels_of(game: Game) -> GameKernels:

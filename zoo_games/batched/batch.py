@@ -1,13 +1,19 @@
 """The batch loops shared by every game, compiled once per game against its kernels.
 
-A game module (``senet.py``, ``togyz_kumalak.py``, ``santorini.py``) holds four numba
+A game module (``senet.py``, ``togyz_kumalak.py``, ``santorini.py``) holds these numba
 functions over ONE game, which read like the rules:
 
 * ``play(row, action, config, rngs, game) -> outcome``: the mover plays a legal ``action``;
-  :data:`ONGOING` while the game goes on, else the winner 0 or 1, or :data:`DRAW`;
+  the outcome is the rules core's ``winner``: ``NO_WINNER`` while the game goes on, else the
+  winner 0 or 1, or ``DRAW`` (:mod:`zoo_games.core.game`);
 * ``begin_turn(row, config, rngs, game)``: resolve chance before the mover decides (Senet
   throws its sticks; :func:`no_chance` for the other games);
 * ``legal_mask(row, config, mask) -> count``: write the mover's legal actions, count them;
+* ``outcome_without_moves(row, config) -> outcome``: how the game ends when ``legal_mask``
+  finds no legal action for the mover (Santorini: the mover loses);
+  :func:`always_an_action` for a game whose rules always leave the mover one (Senet's pass;
+  Togyz Kumalak, whose ``play`` ends the game when the next mover has no ball), which never
+  ends a game there;
 * ``observe(row, config, out)``: write the mover's observation as bytes;
 * ``kth_legal(row, mask, k)``: the ``k``-th of the mover's legal actions in increasing order
   (from 0), right after ``legal_mask``: :func:`kth_legal_in_mask` reads it off the mask; a game
@@ -61,14 +67,11 @@ from numba import njit, prange
 
 from zoo_games.batched.rng import Integer, below
 from zoo_games.batched.words import BYTE_ONES, byte_sum, bytes_at_most, read_at_most_eight
-from zoo_games.core.game import Game, GameState
+from zoo_games.core import game as core_game
+from zoo_games.core.game import NO_WINNER, Game, GameState
 
 #: Column of a state row holding the player to act (0 or 1), in every game.
 MOVER = 0
-#: What ``play`` returns while the game goes on; otherwise the winner 0 or 1, or DRAW.
-ONGOING = -1
-DRAW = 2
-
 #: Options of the batch loops: numba's reference counting off (see the module docstring).
 UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
@@ -82,14 +85,25 @@ def no_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Integ
     """``begin_turn`` of a game without chance: the mover decides at once."""
 
 
+@njit(cache=True, inline="always")
+def always_an_action(row: np.ndarray, config: np.ndarray) -> int:
+    """``outcome_without_moves`` of a game whose rules always leave the mover an action.
+
+    ``legal_mask`` never finds none in such a game, and this path makes up no result: the
+    game goes on (:data:`NO_WINNER`), so that only ``play`` ends it.
+    """
+    return NO_WINNER
+
+
 @dataclass(frozen=True)
 class GameKernels:
     """One game as the batched engine needs it.
 
-    ``module`` holds ``play``, ``begin_turn``, ``legal_mask`` and ``observe`` (see the module
-    docstring); ``row_length`` is the number of ``uint8`` columns of a state row; ``config``
-    turns the rules core's game (and the variant's keyword options) into the ``int64``
-    options the kernels read; ``row_from_state`` and ``state_from_row`` convert between a
+    ``module`` holds the kernels (``play``, ``begin_turn``, ``legal_mask``,
+    ``outcome_without_moves``, ``observe``, ``kth_legal``: see the module docstring);
+    ``row_length`` is the number of ``uint8`` columns of a state row; ``config`` turns the
+    rules core's game (and the variant's keyword options) into the ``int64`` options the
+    kernels read; ``row_from_state`` and ``state_from_row`` convert between a
     state row and the rules core's state, exactly.
     """
 
@@ -100,14 +114,8 @@ class GameKernels:
     state_from_row: Callable[[Game, np.ndarray], GameState]
 
 
-@njit(cache=True, inline="always")
-def returns(winner: Integer) -> tuple[float, float]:
-    """Zero-sum returns of a finished game: +1/-1 by the winner, 0/0 for a draw."""
-    if winner == 0:
-        return 1.0, -1.0
-    if winner == 1:
-        return -1.0, 1.0
-    return 0.0, 0.0
+#: The rules core's :func:`~zoo_games.core.game.winner_returns`, compiled.
+winner_returns = njit(cache=True, inline="always")(core_game.winner_returns)
 
 
 def prepare_turn(
@@ -135,22 +143,22 @@ def step_one(
     """Play one game's action; a finished game hands out its returns and starts again.
 
     Then write the observation of the player to move and draw its next random legal action.
-    A player who has no legal action on its turn loses (the only way Santorini ends besides
-    climbing; the other games always leave the mover an action, if only a pass).
+    A game also ends when its next mover has no legal action, as the game's
+    ``outcome_without_moves`` says.
     """
     row = states[game]
     outcome = game_kernels.play(row, actions[game], config, rngs, game)
     legal = 0
-    if outcome == ONGOING:
+    if outcome == NO_WINNER:
         legal = prepare_turn(config, states, rngs, masks, game)
         if legal == 0:
-            outcome = 1 - row[MOVER]
-    if outcome == ONGOING:
+            outcome = game_kernels.outcome_without_moves(row, config)
+    if outcome == NO_WINNER:
         rewards[game, 0] = 0.0
         rewards[game, 1] = 0.0
         terminated[game] = False
     else:
-        rewards[game, 0], rewards[game, 1] = returns(outcome)
+        rewards[game, 0], rewards[game, 1] = winner_returns(outcome)
         terminated[game] = True
         for column in range(row.shape[0]):  # (``row[:] = initial`` would need numba's runtime)
             row[column] = initial[column]
@@ -253,9 +261,8 @@ def compile_loops(module: types.ModuleType) -> Loops:
 
     Each copy is a new function over the same bytecode, whose globals are this module's
     with ``game_kernels`` (and the copied helpers) replaced, whose name starts with the
-    game's, and whose file is the game module's: numba caches it next to that module and
-    recompiles it when that module changes. (As everywhere with numba's cache, a change to
-    a helper in another file, such as :mod:`zoo_games.batched.rng`, needs the cache cleared.)
+    game's, and whose file is the game module's: numba caches it next to that module, and
+    recompiles it when any file it may compile from changes (:mod:`zoo_games.batched.cache`).
     """
     namespace = dict(globals(), game_kernels=module)
 
@@ -293,6 +300,21 @@ def compile_for_game(
     compiled = njit(cache=True, **options)(clone)
     namespace[function.__name__] = compiled
     return compiled
+
+
+def compile_rule(function: Any, **compiled: Any) -> Any:
+    """A plain rules function of a game package compiled as a kernel (inlined where called).
+
+    The rules functions it calls are bound to their ``compiled`` versions, by name: numba
+    runs compiled functions only, and the rules core's module stays free of numba.
+    """
+    clone = types.FunctionType(
+        function.__code__, {**function.__globals__, **compiled}, function.__name__
+    )
+    clone.__qualname__ = function.__qualname__
+    clone.__module__ = function.__module__
+    clone.__doc__ = function.__doc__
+    return njit(cache=True, inline="always")(clone)
 
 
 @njit(cache=True, inline="always")

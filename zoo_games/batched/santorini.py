@@ -1,7 +1,8 @@
 """Santorini kernels (fixed or placement set-up) over one game's state row.
 
-Each function reads like the rule it implements, quoted in its docstring; the rules core
-``zoo_games/santorini/rules.py`` is the reference they are tested against move for move.
+Each function reads like the rule it implements, quoted in its docstring; they are tested
+move for move against the rules core ``zoo_games/santorini/rules.py`` and against the plain
+statement of the rules, ``zoo_games/santorini/reference.py``.
 
 State row (``uint8``): ``[mover, the cells of player_0's workers 0 and 1 and of player_1's
 (:data:`UNPLACED`, 255, while not yet placed), level-1, level-2, level-3 and dome parts left,
@@ -17,17 +18,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
+from zoo_games.batched.batch import MOVER, GameKernels, compile_rule, kth_legal_in_mask, no_chance
 from zoo_games.batched.rng import Integer
 from zoo_games.batched.words import count_bits
-from zoo_games.santorini.evaluation import (
-    CLIMB_WEIGHT,
-    HEIGHT_WEIGHT,
-    LIMIT,
-    MOBILITY_WEIGHT,
-    THREAT_WEIGHT,
-    walkable_levels,
-)
+from zoo_games.core.game import NO_WINNER
+from zoo_games.santorini import evaluation
 from zoo_games.santorini.observation import (
     CHANNELS,
     PARTS_CHANNEL,
@@ -149,8 +144,8 @@ def play(
 
     Rule: "player_0 places both its workers, then player_1, and player_0 moves first. A worker
     moving up onto level 3 wins. Building raises a cell one level (a dome on level 3) and uses
-    a part of that kind." A player left without a legal move-and-build loses: the batch loop
-    ends the game when the next mover's mask is empty.
+    a part of that kind." A player left without a legal move-and-build loses: see
+    :func:`outcome_without_moves`.
     """
     mover = row[MOVER]
     if action >= PLACEMENT_OFFSET:
@@ -159,7 +154,7 @@ def play(
             slot += 1
         row[WORKERS + slot] = action - PLACEMENT_OFFSET
         row[MOVER] = (slot + 1) // 2 if slot < 3 else 0
-        return ONGOING
+        return NO_WINNER
     heights = row[HEIGHTS:]
     worker, rest = divmod(action, 64)
     move, build = divmod(rest, 8)
@@ -174,7 +169,13 @@ def play(
     row[PARTS + level] -= 1
     heights[built] = level + 1
     row[MOVER] = 1 - mover
-    return ONGOING
+    return NO_WINNER
+
+
+@njit(cache=True, inline="always")
+def outcome_without_moves(row: np.ndarray, config: np.ndarray) -> int:
+    """Rule: "A player who cannot move and build on its turn loses": the opponent wins."""
+    return 1 - row[MOVER]
 
 
 @njit(cache=True, inline="always")
@@ -258,8 +259,11 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
 
 #: ``NEIGHBOUR_BITS[cell]``: the 25-bit mask of the cell's neighbours (the rules core's).
 NEIGHBOUR_BITS = np.array(NEIGHBOUR_MASK, dtype=np.int64)
-#: The evaluation's own :func:`~zoo_games.santorini.evaluation.walkable_levels`, compiled.
-reachable_levels = njit(cache=True, inline="always")(walkable_levels)
+#: The evaluation's own functions, compiled: the cells a worker may step onto, by level; one
+#: worker's weighted terms; the score of a game in progress.
+reachable_levels = compile_rule(evaluation.walkable_levels)
+worker_terms = compile_rule(evaluation.worker_terms)
+score = compile_rule(evaluation.score)
 
 
 @njit(cache=True, inline="always")
@@ -291,8 +295,7 @@ def standing(row: np.ndarray, player: Integer, occupied: Integer, levels: np.nda
         around = NEIGHBOUR_BITS[cell] & ~occupied
         climbs = count_bits(np.uint64(levels[height + 1] & around))
         steps = count_bits(np.uint64(reachable_levels(levels, height) & around))
-        total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * steps
-        total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
+        total = worker_terms(total, height, climbs, steps)
     return total
 
 
@@ -302,8 +305,8 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
 
     The return once the game is over (a worker on level 3 climbed there and won; a mover
     without a legal move has lost), 0 while workers are being placed, else the heights,
-    threats, climbs and free cells around each worker, own minus the opponent's, clipped to
-    [-0.95, 0.95], summed in the rules core's order (so the same float).
+    threats, climbs and free cells around each worker (:func:`standing`), own against the
+    opponent's, scored by the rules core's own functions, compiled (so the same float).
     """
     if in_placement(row):
         return 0.0
@@ -319,5 +322,6 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
         levels[heights[cell]] |= 1 << cell
     if is_stuck(row, occupied, levels):
         return -1.0 if row[MOVER] == player else 1.0
-    score = standing(row, player, occupied, levels) - standing(row, 1 - player, occupied, levels)
-    return max(-LIMIT, min(LIMIT, score))
+    return score(
+        standing(row, player, occupied, levels), standing(row, 1 - player, occupied, levels)
+    )

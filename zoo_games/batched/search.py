@@ -28,10 +28,8 @@ compiles a copy of them per game module with those names bound:
   counting rules most positions out before trying the moves), else :func:`win_by_trying`,
   which plays every legal action on a copy of the row (Senet).
 
-The copies are cached by numba next to the game module and recompiled when that module
-changes; as for every helper in another file (see :func:`~zoo_games.batched.batch.compile_loops`),
-an edit of this file needs the ``__pycache__`` of ``zoo_games/batched`` cleared, since numba
-checks a function's own code but not the code of the functions it calls.
+The copies are cached by numba next to the game module and recompiled when any file they
+may compile from changes (:mod:`zoo_games.batched.cache`).
 
 The tree: node 0 is the root; the children of a node are a contiguous range of nodes
 (``first``, ``count``), one per legal action (or per chance outcome), allocated the first
@@ -52,12 +50,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels, compile_for_game, returns
+from zoo_games.batched.batch import MOVER, GameKernels, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, below, seed_states
-from zoo_games.core.game import Game
+from zoo_games.core.game import CHANCE, NO_WINNER, Game
 
-#: ``player`` of a chance node (a decision node holds its mover, 0 or 1).
-CHANCE = -1
 #: ``solved`` of a node whose exact value is not known (values lie in [-1, 1]).
 OPEN = 2.0
 #: One node of the tree. ``total`` sums the simulations' results through the node and
@@ -168,9 +164,10 @@ def rollout(
 
     After ``depth`` random moves (chance outcomes do not count) the position is scored by
     the game's evaluation; a ``depth`` of -1 plays to the end. A mover without a legal
-    action loses; with ``take_wins`` a mover that can win at once (as :func:`find_win` sees
-    it) is counted as the winner without playing the move. As
-    :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that order.
+    action ends the game as the game's ``outcome_without_moves`` says; with ``take_wins`` a
+    mover that can win at once (as :func:`find_win` sees it) is counted as the winner
+    without playing the move. As :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that
+    order.
     """
     moves = 0
     while True:
@@ -180,12 +177,14 @@ def rollout(
         count = find_legal(row, config, mask)
         mover = row[MOVER]
         if count == 0:
-            return returns(1 - mover)[0]
+            outcome = game_kernels.outcome_without_moves(row, config)
+            if outcome != NO_WINNER:
+                return winner_returns(outcome)[0]
         if take_wins and find_win(row, config, mask, rngs) >= 0:
-            return returns(mover)[0]
+            return winner_returns(mover)[0]
         outcome = play_move(row, random_legal(row, mask, count, rngs), config, rngs, 0)
-        if outcome != ONGOING:
-            return returns(outcome)[0]
+        if outcome != NO_WINNER:
+            return winner_returns(outcome)[0]
         moves += 1
 
 
@@ -193,7 +192,7 @@ def describe_node(
     nodes: np.ndarray,
     node: Integer,
     row: np.ndarray,
-    outcome: Integer,
+    outcome: int,
     config: np.ndarray,
     mask: np.ndarray,
     rngs: np.ndarray,
@@ -201,10 +200,11 @@ def describe_node(
     """Fill in a node just reached in ``row`` (``outcome``: what ``play`` returned).
 
     A finished game is solved as its result; a pending chance makes a chance node; a mover
-    without a legal action is solved as lost, and one that can win at once as won.
+    without a legal action is solved as the game's ``outcome_without_moves`` says, and one
+    that can win at once as won.
     """
-    if outcome != ONGOING:
-        nodes[node].solved = returns(outcome)[0]
+    if outcome != NO_WINNER:
+        nodes[node].solved = winner_returns(outcome)[0]
         return
     if chance_outcome(row) == 0:
         nodes[node].player = CHANCE
@@ -212,9 +212,11 @@ def describe_node(
     mover = row[MOVER]
     nodes[node].player = mover
     if find_legal(row, config, mask) == 0:
-        nodes[node].solved = returns(1 - mover)[0]
+        outcome = game_kernels.outcome_without_moves(row, config)
+        if outcome != NO_WINNER:
+            nodes[node].solved = winner_returns(outcome)[0]
     elif find_win(row, config, mask, rngs) >= 0:
-        nodes[node].solved = returns(mover)[0]
+        nodes[node].solved = winner_returns(mover)[0]
 
 
 def new_child(nodes: np.ndarray, child: Integer, action: Integer) -> None:
@@ -374,7 +376,7 @@ def simulate(
             path[depth] = child
             depth += 1
             if nodes[child].visits == 0:
-                describe_node(nodes, child, row, ONGOING, config, mask, rngs)
+                describe_node(nodes, child, row, NO_WINNER, config, mask, rngs)
                 result = nodes[child].solved
                 if result == OPEN:
                     result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
@@ -455,8 +457,9 @@ def winning_move(
 ) -> int:
     """A legal action (``mask``) that wins at once, tried on a copy, or -1.
 
-    Unlike :func:`find_win`, it also counts a move that leaves the opponent, to act next,
-    without a legal action (Santorini).
+    Unlike :func:`find_win`, it also counts a move after which the opponent, to act next,
+    has no legal action and the game's ``outcome_without_moves`` makes the mover the winner
+    (Santorini).
     """
     mover = row[MOVER]
     for action in range(mask.shape[0]):
@@ -467,10 +470,11 @@ def winning_move(
         if outcome == mover:
             return action
         if (
-            outcome == ONGOING
+            outcome == NO_WINNER
             and chance_outcome(scratch) != 0
             and scratch[MOVER] != mover
             and find_legal(scratch, config, scratch_mask) == 0
+            and game_kernels.outcome_without_moves(scratch, config) == mover
         ):
             return action
     return -1

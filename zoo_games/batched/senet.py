@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import MOVER, ONGOING, GameKernels
+from zoo_games.batched import batch
+from zoo_games.batched.batch import MOVER, GameKernels, always_an_action
 from zoo_games.batched.rng import Integer, next_uint64
 from zoo_games.batched.words import (
     BYTE_ONES,
@@ -42,21 +43,19 @@ from zoo_games.batched.words import (
     read_eight,
     write_eight,
 )
-from zoo_games.senet.evaluation import BLOCKADE_WEIGHT, LIMIT, PROGRESS_WEIGHT, SAFETY_WEIGHT
+from zoo_games.core.game import NO_WINNER
+from zoo_games.senet import evaluation, rules
 from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
 from zoo_games.senet.rules import (
     EMPTY,
     EXTRA_TURN_THROWS,
     HAPPINESS,
+    NO_MOVE,
     NUM_HOUSES,
     OFF,
     PASS,
-    RE_HORAKHTY,
-    REBIRTH,
     SAFE_HOUSES,
-    THREE_TRUTHS,
     THROW_PROBABILITIES,
-    WATER,
     SenetGame,
     SenetState,
 )
@@ -72,8 +71,6 @@ BOARD = LEGAL + DANCER_COLUMNS
 #: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
 BOARD_COLUMNS = NUM_HOUSES + 3
 ROW_LENGTH = BOARD + BOARD_COLUMNS
-#: A destination meaning "this move is not legal".
-NO_MOVE = -1
 #: Options.
 SKYRUK, NUM_PIECES, BLOCKADE_LENGTH = 0, 1, 2
 
@@ -107,57 +104,17 @@ def begin_turn(row: np.ndarray, config: np.ndarray, rngs: np.ndarray, game: Inte
         row[THROW] = THROW_BY_SIXTEENTH[next_uint64(rngs, game) >> SIXTEENTH_SHIFT]
 
 
-@njit(cache=True, inline="always")
-def rebirth_house(board: np.ndarray) -> Integer:
-    """Where a dancer is reborn: the House of Rebirth (15), or the first empty house before it.
-
-    Rule: "A dancer falling into the Water is reborn on the House of Rebirth."
-    """
-    house = REBIRTH
-    while board[house] != EMPTY:
-        house -= 1
-    return house
-
-
-@njit(cache=True, inline="always")
-def kendall_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
-    """Kendall's moves from the last five houses.
-
-    Rule: "Bear off with 26+5, 28+3, 29+2, 30+1 exactly; from Happiness a 1 falls in the Water
-    (rebirth), a 2, 3 or 4 goes to an empty house; Three Truths, Re-Atum and Re-Horakhty only
-    bear off."
-    """
-    target = source + steps
-    if target == OFF:
-        return OFF
-    if source != HAPPINESS or target > NUM_HOUSES or board[target] != EMPTY:
-        return NO_MOVE
-    return rebirth_house(board) if target == WATER else target
-
-
-@njit(cache=True, inline="always")
-def skyruk_beyond_happiness(board: np.ndarray, source: Integer, steps: Integer) -> Integer:
-    """Skyruk's moves from the last five houses.
-
-    From Happiness: "5 bears off; 2, 3, 4 reach Three Truths, Re-Atum, Re-Horakhty if empty;
-    otherwise the dancer falls in the Water (or is reborn if the Water is taken)". From the
-    Water: "4 bears off, 5 waits there (the turn passes), anything else is rebirth". From
-    Re-Horakhty any throw bears off; from Three Truths a 3, from Re-Atum a 2.
-    """
-    if source == HAPPINESS:
-        if steps == 5:
-            return OFF
-        if steps > 1 and board[HAPPINESS + steps] == EMPTY:
-            return HAPPINESS + steps
-        return WATER if board[WATER] == EMPTY else rebirth_house(board)
-    if source == WATER:
-        if steps == 4:
-            return OFF
-        return source if steps == 5 else rebirth_house(board)
-    if source == RE_HORAKHTY:
-        return OFF
-    bearing_throw = 3 if source == THREE_TRUTHS else 2
-    return OFF if steps == bearing_throw else NO_MOVE
+#: The rules core's rules of the last five houses, compiled: a dancer's move from Happiness
+#: on, under Kendall's and Skyruk's rules, and where a dancer falling in the Water is reborn.
+rebirth_house = batch.compile_rule(rules.rebirth_house)
+kendall_beyond_happiness = batch.compile_rule(
+    rules.kendall_beyond_happiness, rebirth_house=rebirth_house
+)
+skyruk_beyond_happiness = batch.compile_rule(
+    rules.skyruk_beyond_happiness, rebirth_house=rebirth_house
+)
+#: The rules core's protection of a dancer by its neighbours, compiled (for house masks).
+protected = batch.compile_rule(rules.protected)
 
 
 @njit(cache=True, inline="always")
@@ -198,14 +155,13 @@ def list_dancers(row: np.ndarray, mine: np.uint64) -> None:
 
 @njit(cache=True, inline="always")
 def protected_houses(houses: np.uint64, skyruk: bool) -> np.uint64:
-    """The dancers of ``houses`` (one side's house mask) that are protected.
+    """The dancers of ``houses`` (one side's house mask) that are protected (:func:`protected`).
 
-    "A dancer next to one of its side is protected": under Kendall's rules on either hand,
-    under Skyruk's on one hand only (the first and last dancers of a row). (Houses 0 and 31
-    are always empty, so the ends of the path need no test.)
+    Bit ``h`` of ``houses << 1`` tells whether house ``h - 1``, before ``h``, holds one of
+    the side, and of ``houses >> 1`` whether house ``h + 1`` does. (Houses 0 and 31 are
+    always empty, so the ends of the path need no test.)
     """
-    after, before = houses << ONE, houses >> ONE  # one of the side on the house before / after
-    return houses & ((after ^ before) if skyruk else (after | before))
+    return houses & protected(houses << ONE, houses >> ONE, skyruk)
 
 
 @njit(cache=True, inline="always")
@@ -341,6 +297,11 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return 1
 
 
+#: A mover without a move passes (``legal_mask`` allows the pass), so no game ends for want of
+#: a legal action.
+outcome_without_moves = always_an_action
+
+
 @njit(cache=True, inline="always")
 def keep_moves(
     row: np.ndarray, mask: np.ndarray, mine: np.uint64, movable: np.uint64, step_action: Integer
@@ -384,7 +345,7 @@ def play(
     row[THROW] = 0
     if action == PASS:
         row[MOVER] = 1 - mover
-        return ONGOING
+        return NO_WINNER
     dancer, step = divmod(action - 1, 10)
     piece = mover + 1
     source = np.int64(row[DANCERS + dancer])
@@ -399,10 +360,10 @@ def play(
         board[source] = board[destination]
         board[destination] = piece
     if skyruk and destination == HAPPINESS:
-        return ONGOING
+        return NO_WINNER
     if not GIVES_EXTRA_TURN[throw] or destination == source:
         row[MOVER] = 1 - mover
-    return ONGOING
+    return NO_WINNER
 
 
 @njit(cache=True, inline="always")
@@ -413,12 +374,10 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     house plane per dancer of its, rearmost first.
 
     The two board planes are made eight houses at a time: a spool (1) is bit 0 of its house's
-    code and a con (2) bit 1, so a player's plane is its bit of each house byte. Written a
-    house at a time they took a quarter of the step, 40 ns a game (numba cannot tell that
-    ``out`` and the row do not overlap, so it read and wrote byte after byte); eight at a
-    time, observe takes 14 ns in all. Houses 25-32 spill two bytes
-    past each plane: into the opponent's plane, written next, and into the throw, written
-    after it.
+    code and a con (2) bit 1, so a player's plane is its bit of each house byte. A house at a
+    time would cost a read and a write per byte, since numba cannot tell that ``out`` and the
+    row do not overlap. Houses 25-32 spill two bytes past each plane: into the opponent's
+    plane, written next, and into the throw, written after it.
     """
     board = row[BOARD:]
     player = row[MOVER]
@@ -487,15 +446,19 @@ def chance_outcome(row: np.ndarray) -> int:
     return int(row[THROW])
 
 
+#: The rules core's evaluation of a game in progress, compiled.
+score = batch.compile_rule(evaluation.score)
+
+
 @njit(cache=True, inline="always")
 def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     """``zoo_games.senet.evaluation.evaluate`` of the row's position, for ``player``.
 
-    The same terms, weights and clipping, summed in the same order (so the same float): the
-    return once a side has borne off all its dancers, else progress (31 per dancer borne off
-    plus the houses of those on the board), safe dancers and blockading dancers, own minus
-    the opponent's (:func:`side_terms`). The throw is not read: a chance node scores as its
-    decision nodes do.
+    The return once a side has borne off all its dancers, else the rules core's
+    :func:`~zoo_games.senet.evaluation.score` (compiled: the same float) of the player's leads
+    in progress (31 per dancer borne off plus the houses of those on the board), safe dancers
+    and blockading dancers (:func:`side_terms`). The throw is not read: a chance node scores
+    as its decision nodes do.
     """
     pieces = config[NUM_PIECES]
     for side in range(2):
@@ -505,12 +468,12 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     progress_0, safe_0, blockading_0 = side_terms(row, config, side_houses(board, 0), 0)
     progress_1, safe_1, blockading_1 = side_terms(row, config, side_houses(board, 1), 1)
     sign = 1 if player == 0 else -1
-    score = (
-        PROGRESS_WEIGHT * (sign * (progress_0 - progress_1)) / (OFF * pieces)
-        + SAFETY_WEIGHT * (sign * (safe_0 - safe_1)) / pieces
-        + BLOCKADE_WEIGHT * (sign * (blockading_0 - blockading_1)) / pieces
+    return score(
+        sign * (progress_0 - progress_1),
+        sign * (safe_0 - safe_1),
+        sign * (blockading_0 - blockading_1),
+        pieces,
     )
-    return max(-LIMIT, min(LIMIT, score))
 
 
 @njit(cache=True, inline="always")

@@ -1,7 +1,8 @@
 """Togyz Kumalak kernels over one game's state row, both observation encodings.
 
-Each function reads like the rule it implements, quoted in its docstring; the rules core
-``zoo_games/togyz_kumalak/rules.py`` is the reference they are tested against move for move.
+Each function reads like the rule it implements, quoted in its docstring; they are tested
+move for move against the rules core ``zoo_games/togyz_kumalak/rules.py`` and against the
+plain statement of the rules, ``zoo_games/togyz_kumalak/reference.py``.
 
 State row (``uint8``): ``[mover, White's kazan, Black's kazan, White's tuzduk, Black's tuzduk,
 hole 0 .. hole 17]``. Holes are numbered as in the rules core: 0-8 White's holes 1-9, 9-17
@@ -18,9 +19,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zoo_games.batched.batch import DRAW, MOVER, ONGOING, GameKernels, kth_legal_in_mask, no_chance
+from zoo_games.batched.batch import (
+    MOVER,
+    GameKernels,
+    always_an_action,
+    compile_rule,
+    kth_legal_in_mask,
+    no_chance,
+)
 from zoo_games.batched.rng import Integer
-from zoo_games.togyz_kumalak.evaluation import LIMIT, SCALE, TUZDUK_BONUS
+from zoo_games.core.game import NO_WINNER
+from zoo_games.togyz_kumalak import evaluation, observation, rules
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
@@ -57,17 +66,25 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
+#: The observer's Tesauro values of a hole and of a kazan, compiled.
+write_tesauro_hole = compile_rule(observation.write_tesauro_hole)
+write_tesauro_kazan = compile_rule(observation.write_tesauro_kazan)
+#: The rules core's rules of where a tuzduk may be made and of who wins by atsis kalu, compiled.
+tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
+winner_by_kazans = compile_rule(rules.winner_by_kazans)
+
+
 @njit(cache=True, inline="always")
 def may_make_tuzduk(row: np.ndarray, player: Integer, hole: Integer) -> bool:
     """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
 
     Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
-    on the hole with the number of the opponent's tuzduk."
+    on the hole with the number of the opponent's tuzduk" (:func:`tuzduk_allowed`).
     """
-    if row[TUZDUK + player] != NONE or hole % HOLES_PER_SIDE == HOLES_PER_SIDE - 1:
-        return False
-    theirs = row[TUZDUK + 1 - player]
-    return theirs == NONE or theirs % HOLES_PER_SIDE != hole % HOLES_PER_SIDE
+    mine, theirs = row[TUZDUK + player], row[TUZDUK + 1 - player]
+    return tuzduk_allowed(
+        hole % HOLES_PER_SIDE, mine != NONE, theirs != NONE, theirs % HOLES_PER_SIDE
+    )
 
 
 @njit(cache=True, inline="always")
@@ -124,16 +141,18 @@ def play(
     to_move = HOLES + HOLES_PER_SIDE * row[MOVER]
     for hole in range(to_move, to_move + HOLES_PER_SIDE):
         if row[hole]:
-            return ONGOING
+            return NO_WINNER
     other = 1 - row[MOVER]
     theirs = HOLES + HOLES_PER_SIDE * other
     for hole in range(theirs, theirs + HOLES_PER_SIDE):
         row[KAZAN + other] += row[hole]
         row[hole] = 0
-    white, black = row[KAZAN], row[KAZAN + 1]
-    if white == black:
-        return DRAW
-    return 0 if white > black else 1
+    return winner_by_kazans(row[KAZAN], row[KAZAN + 1])
+
+
+#: ``play`` ends the game as soon as the next mover has no ball to sow (atsis kalu), so a
+#: mover always has a legal action.
+outcome_without_moves = always_an_action
 
 
 @njit(cache=True, inline="always")
@@ -164,29 +183,17 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9`` and whether the hole is a tuzduk; hole 9
     the same without ``n >= 2`` and the tuzduk flag; then the kazan ``min(k, 82) / 82`` and
     whether it holds more than the other; last, ``[1, 0]`` if White is to move, else ``[0, 1]``.
+    The values of a hole and of a kazan are the observer's own functions, compiled.
     """
     values = out.view(np.float32)
     index = 0
     for side in range(2):
         for number in range(HOLES_PER_SIDE):
             hole = HOLES_PER_SIDE * side + number
-            n = row[HOLES + hole]
-            values[index] = n >= 1
-            if number < HOLES_PER_SIDE - 1:
-                values[index + 1] = n >= 2
-                index += 1
-            values[index + 1] = n % 2
-            values[index + 2] = (n % 9) / 8
-            values[index + 3] = (n % 18) / 17
-            values[index + 4] = n / 9
-            index += 5
-            if number < HOLES_PER_SIDE - 1:
-                values[index] = hole == row[TUZDUK] or hole == row[TUZDUK + 1]
-                index += 1
+            tuzduk = hole == row[TUZDUK] or hole == row[TUZDUK + 1]
+            index = write_tesauro_hole(values, index, row[HOLES + hole], number, tuzduk)
         kazan, other = row[KAZAN + side], row[KAZAN + 1 - side]
-        values[index] = min(kazan, WINNING_KAZAN) / WINNING_KAZAN
-        values[index + 1] = kazan > other
-        index += 2
+        index = write_tesauro_kazan(values, index, kazan, kazan > other)
     values[index] = row[MOVER] == 0
     values[index + 1] = row[MOVER] == 1
 
@@ -234,15 +241,18 @@ KERNELS = GameKernels(
 
 
 # ---------------------------------------------------------------------- for tree search
+#: The rules core's count that rules out a win in one, compiled.
+may_win_at_once = compile_rule(evaluation.may_win_at_once)
+
+
 @njit(cache=True, inline="always")
 def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
     """A move of the mover (legal in ``mask``) that wins at once, or -1.
 
-    As ``zoo_games.togyz_kumalak.evaluation.winning_actions``: a move sowing ``n`` balls adds
-    at most ``n // 18 + 1`` to any hole, so it captures at most the largest opponent's hole
-    plus that, and its tuzduk collects at most that. When this cannot lift the mover's kazan
-    to 82 nor empty the opponent's row, no move wins; otherwise the moves are tried on a copy.
-    Cheap enough for tree search to ask at every move of a rollout.
+    As ``zoo_games.togyz_kumalak.evaluation.winning_actions``: the moves are tried on a copy
+    only when counting cannot rule a win out
+    (:func:`zoo_games.togyz_kumalak.evaluation.may_win_at_once`, compiled). Cheap enough for
+    tree search to ask at every move of a rollout.
     """
     mover = row[MOVER]
     own = HOLES + HOLES_PER_SIDE * mover
@@ -252,10 +262,9 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
         most_own = max(most_own, int(row[own + number]))
         most_theirs = max(most_theirs, int(row[theirs + number]))
         total_theirs += row[theirs + number]
-    reach = most_own // NUM_HOLES + 1
-    most_captured = most_theirs + reach
-    majority = np.int64(row[KAZAN + mover]) + most_captured + reach >= WINNING_KAZAN
-    if not (config[STOP_AT_MAJORITY] == 1 and majority) and total_theirs > most_captured:
+    kazan = np.int64(row[KAZAN + mover])
+    stop_at_majority = config[STOP_AT_MAJORITY] == 1
+    if not may_win_at_once(kazan, most_own, most_theirs, total_theirs, stop_at_majority):
         return -1
     copy = np.empty_like(row)
     for action in range(HOLES_PER_SIDE):
@@ -266,14 +275,18 @@ def winning_action(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: 
     return -1
 
 
+#: The rules core's evaluation of a game in progress, compiled.
+score = compile_rule(evaluation.score)
+
+
 @njit(cache=True, inline="always")
 def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     """``zoo_games.togyz_kumalak.evaluation.evaluate`` of the row's position, for ``player``.
 
     The return once the game is over (a kazan of 82 where that ends the game, or a mover
-    without balls, whose opponent's balls ``play`` has already collected), else
-    ``(own kazan - other kazan + 10 * (own tuzduk - other tuzduk)) / 92`` clipped to
-    [-0.99, 0.99], computed as the rules core's evaluation does (so the same float).
+    without balls, whose opponent's balls ``play`` has already collected), else the rules
+    core's :func:`~zoo_games.togyz_kumalak.evaluation.score` of the player's leads in balls
+    and tuzduks, compiled (so the same float).
     """
     own, other = np.int64(row[KAZAN + player]), np.int64(row[KAZAN + 1 - player])
     if config[STOP_AT_MAJORITY] == 1 and (own >= WINNING_KAZAN or other >= WINNING_KAZAN):
@@ -287,5 +300,4 @@ def evaluate(row: np.ndarray, config: np.ndarray, player: Integer) -> float:
     if stuck:
         return 0.0 if own == other else (1.0 if own > other else -1.0)
     made = np.int64(row[TUZDUK + player] != NONE) - np.int64(row[TUZDUK + 1 - player] != NONE)
-    score = own - other + TUZDUK_BONUS * made
-    return max(-LIMIT, min(LIMIT, score / SCALE))
+    return score(own - other, made)

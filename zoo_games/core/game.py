@@ -17,11 +17,9 @@ again.
 
 Nothing in this module, or in any game's rules, position and notation modules, imports
 PettingZoo or numpy: a state is plain Python, quick to clone and to pickle, for search code,
-tests and tools. Importing them does run the package's ``__init__``, which registers the
-environments with PettingZoo and so imports PettingZoo, gymnasium and numpy once per
-process, which costs far more than the rules modules themselves (``python -X importtime -c
-"import zoo_games.senet.rules"`` shows each module's share). Worker processes started by
-``fork`` (the arena's) inherit those modules for free.
+tests and tools. (Importing them still runs the package's ``__init__``, which registers the
+environments with PettingZoo.) The constants and :func:`winner_returns` are also what the
+numba kernels of :mod:`zoo_games.batched` use, compiled from this module.
 """
 
 from __future__ import annotations

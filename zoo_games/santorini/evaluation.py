@@ -58,8 +58,27 @@ def evaluate(state: SantoriniState, player: int) -> float:
         return state.returns()[player]
     if UNPLACED in state.workers:
         return 0.0  # placing workers: nobody stands anywhere yet
-    score = _standing(state, player) - _standing(state, 1 - player)
-    return max(-LIMIT, min(LIMIT, score))
+    return score(_standing(state, player), _standing(state, 1 - player))
+
+
+def score(own: float, theirs: float) -> float:
+    """The score of a game in progress, from the two players' standings (:func:`worker_terms`).
+
+    Plain Python over floats: the batched kernels compile this very function.
+    """
+    return max(-LIMIT, min(LIMIT, own - theirs))
+
+
+def worker_terms(total: float, height: int, climbs: int, steps: int) -> float:
+    """``total`` plus one worker's weighted terms (see :func:`evaluate`).
+
+    ``height`` is the level it stands on, ``climbs`` the free cells one level up around it,
+    ``steps`` the free cells it can step onto. Added in this order, which fixes the float;
+    plain Python over numbers: the batched kernels compile this very function.
+    """
+    total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * steps
+    total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
+    return total
 
 
 def walkable_levels(levels: Sequence[int] | np.ndarray, height: int) -> int:
@@ -86,9 +105,8 @@ def _standing(state: SantoriniState, player: int) -> float:
         height = heights[cell]
         around = NEIGHBOUR_MASK[cell] & ~occupied
         climbs = (levels[height + 1] & around).bit_count()
-        walkable = walkable_levels(levels, height)
-        total += HEIGHT_WEIGHT * height + MOBILITY_WEIGHT * (walkable & around).bit_count()
-        total += (THREAT_WEIGHT if height == 2 else CLIMB_WEIGHT) * climbs
+        steps = (walkable_levels(levels, height) & around).bit_count()
+        total = worker_terms(total, height, climbs, steps)
     return total
 
 

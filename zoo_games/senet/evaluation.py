@@ -11,7 +11,7 @@ at a chance node it is also the expected score of the throws to come.
 
 from __future__ import annotations
 
-from zoo_games.senet.rules import NUM_HOUSES, OFF, SAFE_HOUSES, SenetState
+from zoo_games.senet.rules import NUM_HOUSES, OFF, SAFE_HOUSES, SenetState, protected
 
 #: Weights of the terms; see :func:`evaluate`.
 PROGRESS_WEIGHT = 0.8
@@ -59,15 +59,26 @@ def evaluate(state: SenetState, player: int) -> float:
         if house in SAFE_HOUSES:
             safe[side] += 1
         else:
-            friends = (board[house - 1] == piece) + (
-                house < NUM_HOUSES and board[house + 1] == piece
+            safe[side] += protected(
+                board[house - 1] == piece, house < NUM_HOUSES and board[house + 1] == piece, skyruk
             )
-            safe[side] += friends == 1 if skyruk else friends >= 1
-    pieces = game.num_pieces
     other = 1 - player
-    score = (
-        PROGRESS_WEIGHT * (progress[player] - progress[other]) / (OFF * pieces)
-        + SAFETY_WEIGHT * (safe[player] - safe[other]) / pieces
-        + BLOCKADE_WEIGHT * (blockading[player] - blockading[other]) / pieces
+    return score(
+        progress[player] - progress[other],
+        safe[player] - safe[other],
+        blockading[player] - blockading[other],
+        game.num_pieces,
     )
-    return max(-LIMIT, min(LIMIT, score))
+
+
+def score(progress_lead: int, safe_lead: int, blockading_lead: int, pieces: int) -> float:
+    """The score of a game in progress, from one player's leads in the three terms.
+
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    weighted = (
+        PROGRESS_WEIGHT * progress_lead / (OFF * pieces)
+        + SAFETY_WEIGHT * safe_lead / pieces
+        + BLOCKADE_WEIGHT * blockading_lead / pieces
+    )
+    return max(-LIMIT, min(LIMIT, weighted))

@@ -15,13 +15,17 @@ The state is a chance node while the sticks are to be thrown (``throw == 0``) an
 decision node once the throw is known, so the acting player always sees its throw. An
 extra turn (a throw of 1, 4 or 5) and Skyruk's re-throw from the House of Happiness are
 just the same player throwing again.
+
+The rules that the batched kernels (:mod:`zoo_games.batched.senet`) apply as they are, the
+protection of a dancer and the moves from the last five houses, are plain functions of this
+module over ints and a board, which the kernels compile: one statement of each rule.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterable, Sequence
-from typing import Self
+from typing import Protocol, Self, TypeVar
 
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, TERMINAL, Game, GameState, winner_returns
@@ -57,6 +61,82 @@ PASS = 0
 EMPTY = 0
 #: Board codes: ``board[house]`` is EMPTY or ``player + 1``.
 PIECE_OF = (1, 2)
+#: Where a move from the last houses goes when it is not legal.
+NO_MOVE = -1
+
+
+class Board(Protocol):
+    """A board indexed by house: the rules core's ``bytearray``, or a kernel's byte row."""
+
+    def __getitem__(self, house: int, /) -> int: ...
+
+
+#: Whether houses hold a dancer of one side: a bool for one house, or a house mask (an int
+#: whose bit ``h`` stands for house ``h``) for many at once.
+Neighbours = TypeVar("Neighbours", bool, int)
+
+
+def protected(before: Neighbours, after: Neighbours, skyruk: bool) -> Neighbours:
+    """Whether a dancer cannot be beaten, from the dancers of its side beside it.
+
+    Rule: "A dancer next to one of its side is protected": under Kendall's rules with such a
+    neighbour on either hand, under Skyruk's on one hand only (the first and the last
+    dancers of a row; the inner dancers of a longer row can be beaten). ``before`` and
+    ``after`` say whether the house before and the house after hold one of its side: bools
+    for one dancer, or house masks for all of a side's dancers at once (the kernels').
+    """
+    return (before ^ after) if skyruk else (before | after)
+
+
+def rebirth_house(board: Board) -> int:
+    """Where a dancer is reborn: the House of Rebirth (15), or the first empty house before it.
+
+    Rule: "A dancer falling into the Water is reborn on the House of Rebirth."
+    """
+    house = REBIRTH
+    while board[house] != EMPTY:
+        house -= 1
+    return house
+
+
+def kendall_beyond_happiness(board: Board, source: int, steps: int) -> int:
+    """Where Kendall's rules take a dancer moving ``steps`` from ``source`` (26 to 30).
+
+    Rule: "Bear off with 26+5, 28+3, 29+2, 30+1 exactly; from Happiness a 1 falls in the Water
+    (rebirth), a 2, 3 or 4 goes to an empty house; Three Truths, Re-Atum and Re-Horakhty only
+    bear off." A house, :data:`OFF`, or :data:`NO_MOVE`.
+    """
+    target = source + steps
+    if target == OFF:
+        return OFF
+    if source != HAPPINESS or target > NUM_HOUSES or board[target] != EMPTY:
+        return NO_MOVE
+    return rebirth_house(board) if target == WATER else target
+
+
+def skyruk_beyond_happiness(board: Board, source: int, steps: int) -> int:
+    """Where Skyruk's rules take a dancer moving ``steps`` from ``source`` (26 to 30).
+
+    From Happiness: "5 bears off; 2, 3, 4 reach Three Truths, Re-Atum, Re-Horakhty if empty;
+    otherwise the dancer falls in the Water (or is reborn if the Water is taken)". From the
+    Water: "4 bears off, 5 waits there (the turn passes), anything else is rebirth". From
+    Re-Horakhty any throw bears off; from Three Truths a 3, from Re-Atum a 2. A house,
+    :data:`OFF`, ``source`` itself (waiting in the Water), or :data:`NO_MOVE`.
+    """
+    if source == HAPPINESS:
+        if steps == 5:
+            return OFF
+        if steps > 1 and board[HAPPINESS + steps] == EMPTY:
+            return HAPPINESS + steps
+        return WATER if board[WATER] == EMPTY else rebirth_house(board)
+    if source == WATER:
+        if steps == 4:
+            return OFF
+        return source if steps == 5 else rebirth_house(board)
+    if source == RE_HORAKHTY:
+        return OFF
+    bearing_throw = 3 if source == THREE_TRUTHS else 2
+    return OFF if steps == bearing_throw else NO_MOVE
 
 
 def forward_action(dancer: int, steps: int) -> int:
@@ -176,9 +256,9 @@ class SenetState(GameState):
         houses = self.dancer_houses(self.mover)
         moves: dict[int, tuple[int, int]] = {}
         if self.game.skyruk and self.board[HAPPINESS] == PIECE_OF[self.mover]:
-            destination = self._skyruk_beyond_happiness(HAPPINESS, throw)
-            assert destination is not None  # every re-throw moves the dancer on
-            moves[forward_action(houses.index(HAPPINESS), throw)] = (HAPPINESS, destination)
+            onwards = skyruk_beyond_happiness(self.board, HAPPINESS, throw)
+            assert onwards != NO_MOVE  # every re-throw moves the dancer on
+            moves[forward_action(houses.index(HAPPINESS), throw)] = (HAPPINESS, onwards)
         else:
             landing = self._landing
             for dancer, house in enumerate(houses):
@@ -303,34 +383,9 @@ class SenetState(GameState):
                     return None  # Kendall: the House of Happiness must be reached exactly
                 target = HAPPINESS  # Skyruk: the House of Happiness stops every dancer
             return self._landing(source, target)
-        if self.game.skyruk:
-            return self._skyruk_beyond_happiness(source, steps)
-        return self._kendall_beyond_happiness(source, steps)
-
-    def _kendall_beyond_happiness(self, source: int, steps: int) -> int | None:
-        target = source + steps
-        if target == OFF:
-            return OFF  # 26+5, 28+3, 29+2, 30+1: the only ways off the board
-        if source != HAPPINESS or target > NUM_HOUSES or self.board[target] != EMPTY:
-            return None  # Three Truths, Re-Atum and Re-Horakhty only bear off
-        return self._rebirth_house() if target == WATER else target
-
-    def _skyruk_beyond_happiness(self, source: int, steps: int) -> int | None:
-        board = self.board
-        if source == HAPPINESS:
-            if steps == 5:
-                return OFF
-            if steps > 1 and board[HAPPINESS + steps] == EMPTY:
-                return HAPPINESS + steps  # 2, 3, 4: Three Truths, Re-Atum, Re-Horakhty
-            return WATER if board[WATER] == EMPTY else self._rebirth_house()
-        if source == WATER:
-            if steps == 4:
-                return OFF
-            return source if steps == 5 else self._rebirth_house()
-        if source == RE_HORAKHTY:
-            return OFF
-        bearing_throw = 3 if source == THREE_TRUTHS else 2
-        return OFF if steps == bearing_throw else None
+        beyond = skyruk_beyond_happiness if self.game.skyruk else kendall_beyond_happiness
+        destination = beyond(self.board, source, steps)
+        return None if destination == NO_MOVE else destination
 
     def _backward_destination(self, source: int, steps: int) -> int | None:
         target = source - steps
@@ -358,17 +413,14 @@ class SenetState(GameState):
         return target
 
     def _is_protected(self, house: int) -> bool:
-        """Whether the dancer on ``house`` cannot be beaten because of its neighbours.
-
-        Kendall: any dancer with a neighbour of its own side. Skyruk: only the first and
-        last dancers of a row, that is dancers with exactly one neighbour of their side.
-        """
+        """Whether the dancer on ``house`` cannot be beaten because of its neighbours."""
         board = self.board
         piece = board[house]
-        friends = (house > 1 and board[house - 1] == piece) + (
-            house < NUM_HOUSES and board[house + 1] == piece
+        return protected(
+            house > 1 and board[house - 1] == piece,
+            house < NUM_HOUSES and board[house + 1] == piece,
+            self.game.skyruk,
         )
-        return friends == 1 if self.game.skyruk else friends >= 1
 
     def _jumps_blockade(self, source: int, target: int) -> bool:
         """Whether the move jumps over a whole row of blockading opponents.
@@ -391,14 +443,6 @@ class SenetState(GameState):
             else:
                 run = 0
         return run >= need and board[target] != opponent
-
-    def _rebirth_house(self) -> int:
-        """The House of Rebirth, or the first empty house before it."""
-        board = self.board
-        house = REBIRTH
-        while board[house] != EMPTY:
-            house -= 1
-        return house
 
     def _describe_landing(self, source: int, destination: int) -> str:
         if destination == OFF:

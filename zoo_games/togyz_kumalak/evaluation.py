@@ -38,20 +38,23 @@ def evaluate(state: TogyzKumalakState, player: int) -> float:
     if state.winner >= 0:
         return state.returns()[player]
     kazans, tuzduk = state.kazans, state.tuzduk
-    score = kazans[player] - kazans[1 - player]
-    score += TUZDUK_BONUS * ((tuzduk[player] != NO_TUZDUK) - (tuzduk[1 - player] != NO_TUZDUK))
-    return max(-LIMIT, min(LIMIT, score / SCALE))
+    made = (tuzduk[player] != NO_TUZDUK) - (tuzduk[1 - player] != NO_TUZDUK)
+    return score(kazans[player] - kazans[1 - player], made)
+
+
+def score(kazan_lead: int, tuzduk_lead: int) -> float:
+    """The score of a game in progress, from one player's lead in balls and in tuzduks.
+
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    return max(-LIMIT, min(LIMIT, (kazan_lead + TUZDUK_BONUS * tuzduk_lead) / SCALE))
 
 
 def winning_actions(state: TogyzKumalakState) -> list[int]:
     """The mover's moves that win at once: reaching 82 (by default) or ending the game ahead.
 
-    A move sowing ``n`` balls makes ``laps = n // 18`` full laps, so it adds at most
-    ``laps + 1`` balls to any hole: it captures at most the largest opponent's hole plus
-    ``laps + 1`` (a new tuzduk takes 3, no more than that), and its own tuzduk collects at most
-    ``laps + 1``. If that cannot lift the mover's kazan to 82 and cannot empty the opponent's
-    row (the only other way the game ends on this move), no move wins; otherwise each move
-    is tried on a copy.
+    Only when counting cannot rule a win out (:func:`may_win_at_once`) is each move tried on
+    a copy.
     """
     if state.winner >= 0:
         return []
@@ -60,12 +63,13 @@ def winning_actions(state: TogyzKumalakState) -> list[int]:
     own_first = HOLES_PER_SIDE * mover
     their_first = HOLES_PER_SIDE * (1 - mover)
     theirs = holes[their_first : their_first + HOLES_PER_SIDE]
-    reach = max(holes[own_first : own_first + HOLES_PER_SIDE]) // NUM_HOLES + 1
-    most_captured = max(theirs) + reach
-    reaches_majority = (
-        state.game.stop_at_majority and state.kazans[mover] + most_captured + reach >= WINNING_KAZAN
-    )
-    if not reaches_majority and sum(theirs) > most_captured:
+    if not may_win_at_once(
+        state.kazans[mover],
+        max(holes[own_first : own_first + HOLES_PER_SIDE]),
+        max(theirs),
+        sum(theirs),
+        state.game.stop_at_majority,
+    ):
         return []
     wins = []
     for action in state.legal_actions():
@@ -74,3 +78,24 @@ def winning_actions(state: TogyzKumalakState) -> list[int]:
         if child.winner == mover:
             wins.append(action)
     return wins
+
+
+def may_win_at_once(
+    kazan: int, most_own: int, most_theirs: int, total_theirs: int, stop_at_majority: bool
+) -> bool:
+    """Whether some move of the mover might end the game in its favour, by counting.
+
+    ``kazan`` is the mover's kazan, ``most_own`` and ``most_theirs`` the most balls in a hole
+    of its row and of the opponent's, ``total_theirs`` the balls of the opponent's row. A move
+    sowing ``n`` balls makes ``laps = n // 18`` full laps, so it adds at most ``laps + 1``
+    balls to any hole: it captures at most the largest opponent's hole plus ``laps + 1`` (a
+    new tuzduk takes 3, no more than that), and its own tuzduk collects at most ``laps + 1``.
+    If that cannot lift the kazan to 82 (where a majority ends the game) and cannot empty the
+    opponent's row (the only other way the game ends on this move), no move wins. Plain
+    Python over ints: the batched kernels compile this very function.
+    """
+    reach = most_own // NUM_HOLES + 1
+    most_captured = most_theirs + reach
+    if stop_at_majority and kazan + most_captured + reach >= WINNING_KAZAN:
+        return True
+    return total_theirs <= most_captured

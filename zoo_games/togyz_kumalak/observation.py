@@ -8,6 +8,8 @@ formulas, from White's side for both players.
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
+
 import numpy as np
 from gymnasium import spaces
 
@@ -136,11 +138,56 @@ def _float32_bytes(values: list[float]) -> bytes:
     return np.array(values, dtype=np.float32).tobytes()
 
 
+def write_tesauro_hole(
+    out: MutableSequence[float] | np.ndarray, index: int, n: int, number: int, tuzduk: bool
+) -> int:
+    """Write the Tesauro values of a hole holding ``n`` balls from ``out[index]``; the next index.
+
+    ``number`` is the hole's (0-8) in its row, ``tuzduk`` whether it is a tuzduk. Holes 1-8
+    give ``n >= 1``, ``n >= 2``, ``n mod 2``, ``(n mod 9) / 8``, ``(n mod 18) / 17``, ``n / 9``
+    and the tuzduk flag, hole 9 the same without ``n >= 2`` and the flag. Plain Python over a
+    list or an array: the batched kernels compile this very function.
+    """
+    ninth = number == HOLES_PER_SIDE - 1
+    out[index] = n >= 1
+    if not ninth:
+        out[index + 1] = n >= 2
+        index += 1
+    out[index + 1] = n % 2
+    out[index + 2] = (n % 9) / 8
+    out[index + 3] = (n % 18) / 17
+    out[index + 4] = n / 9
+    index += 5
+    if not ninth:
+        out[index] = tuzduk
+        index += 1
+    return index
+
+
+def write_tesauro_kazan(
+    out: MutableSequence[float] | np.ndarray, index: int, kazan: int, ahead: bool
+) -> int:
+    """Write the Tesauro values of a kazan from ``out[index]``; the next index.
+
+    ``min(kazan, 82) / 82`` and whether it holds more than the other kazan (``ahead``). Plain
+    Python over a list or an array: the batched kernels compile this very function.
+    """
+    out[index] = min(kazan, WINNING_KAZAN) / WINNING_KAZAN
+    out[index + 1] = ahead
+    return index + 2
+
+
 def _tesauro_hole(n: int, number: int, tuzduk: bool) -> list[float]:
     """The Tesauro values of a hole holding ``n`` balls (``number`` 0-8 in its row)."""
-    if number == HOLES_PER_SIDE - 1:
-        return [float(n >= 1), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9]
-    return [float(n >= 1), float(n >= 2), float(n % 2), (n % 9) / 8, (n % 18) / 17, n / 9, tuzduk]
+    values = [0.0] * 7
+    return values[: write_tesauro_hole(values, 0, n, number, tuzduk)]
+
+
+def _tesauro_kazan(kazan: int, ahead: bool) -> list[float]:
+    """The Tesauro values of a kazan."""
+    values = [0.0] * 2
+    write_tesauro_kazan(values, 0, kazan, ahead)
+    return values
 
 
 #: ``_HOLE_VALUES[hole][n]``: the float32 bytes of board hole ``hole`` holding ``n`` balls.
@@ -155,7 +202,7 @@ _HOLE_VALUES = tuple(
 _TUZDUK_VALUES = _float32_bytes(_tesauro_hole(0, 0, True))
 #: ``_KAZAN_VALUES[min(k, 82)][k > other]``.
 _KAZAN_VALUES = tuple(
-    (_float32_bytes([k / WINNING_KAZAN, 0.0]), _float32_bytes([k / WINNING_KAZAN, 1.0]))
+    (_float32_bytes(_tesauro_kazan(k, False)), _float32_bytes(_tesauro_kazan(k, True)))
     for k in range(WINNING_KAZAN + 1)
 )
 #: The last two values, by the side to act (2: nobody, the game is over).

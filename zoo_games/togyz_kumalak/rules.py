@@ -54,6 +54,30 @@ def hole_number(hole: int) -> int:
     return hole % HOLES_PER_SIDE + 1
 
 
+def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int) -> bool:
+    """Whether a player may make a tuzduk of the opponent's hole numbered ``number`` (0-8).
+
+    Rule: "A player makes one tuzduk per game, never on the opponent's ninth hole, and never
+    on the hole with the number of the opponent's tuzduk" (the two may not face each other).
+    ``made``: whether the player has made one; ``theirs_made`` and ``their_number``: whether
+    the opponent has, and its number (0-8). Plain Python over ints: the batched kernels
+    compile this very function.
+    """
+    if made or number == HOLES_PER_SIDE - 1:
+        return False
+    return not theirs_made or their_number != number
+
+
+def winner_by_kazans(white: int, black: int) -> int:
+    """The winner of a game that ends by atsis kalu: the larger kazan; 81-81 is a :data:`DRAW`.
+
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    if white == black:
+        return DRAW
+    return 0 if white > black else 1
+
+
 def _sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
     """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
 
@@ -268,13 +292,15 @@ class TogyzKumalakState(GameState):
     def may_make_tuzduk(self, player: int, hole: int) -> bool:
         """Whether ``player`` may turn the opponent's board hole ``hole`` into its tuzduk.
 
-        Only once per game, never the opponent's ninth hole, and never the hole with the same
-        number as the opponent's own tuzduk (the two tuzduks may not face each other).
+        See :func:`tuzduk_allowed`.
         """
-        if self.tuzduk[player] != NO_TUZDUK or hole_number(hole) == HOLES_PER_SIDE:
-            return False
-        theirs = self.tuzduk[1 - player]
-        return theirs == NO_TUZDUK or hole_number(theirs) != hole_number(hole)
+        mine, theirs = self.tuzduk[player], self.tuzduk[1 - player]
+        return tuzduk_allowed(
+            hole % HOLES_PER_SIDE,
+            mine != NO_TUZDUK,
+            theirs != NO_TUZDUK,
+            theirs % HOLES_PER_SIDE,
+        )
 
     def _check_end(self) -> None:
         """End the game at a majority (by default) or when the side to move cannot move."""
@@ -293,10 +319,7 @@ class TogyzKumalakState(GameState):
         kazans[other] += sum(self.holes[theirs : theirs + HOLES_PER_SIDE])
         for hole in range(theirs, theirs + HOLES_PER_SIDE):
             self.holes[hole] = 0
-        if kazans[0] == kazans[1]:
-            self.winner = DRAW
-        else:
-            self.winner = 0 if kazans[0] > kazans[1] else 1
+        self.winner = winner_by_kazans(kazans[0], kazans[1])
 
     def __repr__(self) -> str:
         return f"TogyzKumalakState({self.position()!r})"
