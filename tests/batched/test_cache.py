@@ -54,14 +54,17 @@ def set_weight(root: Path, weight: int) -> None:
     (root / "weights" / "__init__.py").write_text(f"WEIGHT = {weight}\n")
 
 
-def run(tree: Path, mode: str) -> tuple[int, int]:
+def run(tree: Path, mode: str, cache_dir: Path | None = None) -> tuple[int, int]:
     """``(the kernel's result for 1, cache hits)`` in a new process."""
+    env = {"PYTHONPATH": str(PACKAGE.parent), "PATH": ""}
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
     done = subprocess.run(
         [sys.executable, "-c", RUN, str(tree), mode],
         capture_output=True,
         text=True,
         check=True,
-        env={"PYTHONPATH": str(PACKAGE.parent), "PATH": ""},
+        env=env,
     )
     result, hits = done.stdout.split()
     return int(result), int(hits)
@@ -73,6 +76,16 @@ def test_an_edited_import_is_recompiled_and_an_unchanged_tree_is_loaded(tmp_path
     assert run(tree, "watched") == (3, 1)  # loaded from the cache
     set_weight(tree, 5)
     assert run(tree, "watched") == (5, 0)  # the edit in another file is seen
+
+
+def test_a_cache_folder_of_the_user_is_kept_and_watched(tmp_path):
+    tree = make_tree(tmp_path / "tree", weight=3)
+    cache_dir = tmp_path / "numba-cache"
+    assert run(tree, "watched", cache_dir) == (3, 0)
+    assert run(tree, "watched", cache_dir) == (3, 1)
+    set_weight(tree, 5)
+    assert run(tree, "watched", cache_dir) == (5, 0)
+    assert list(cache_dir.rglob("*.nbi")) and not list(tree.rglob("*.nbi"))
 
 
 def test_numba_alone_keeps_the_stale_constant(tmp_path):

@@ -5,8 +5,9 @@ and losses propagated upwards, wins in one taken at once, and the same rollouts:
 moves scored by the game's evaluation, or random moves to the end), but the tree lives in one
 preallocated numpy array of nodes and a whole simulation (selection, expansion, rollout,
 backup) is one call into compiled code over the game's kernels
-(:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn`` and ``legal_mask``, and the
-``evaluate`` that each kernel module compiles from its game's evaluation module). What still
+(:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn``, ``legal_mask`` and
+``outcome_without_moves``, and the ``evaluate`` of each kernel module, which compiles its
+game's scoring from the game's evaluation module). What still
 differs from ``mcts``: the random generator (so the same seed does not give the same
 moves), the order in which untried children are picked, and Santorini's wins in one inside
 the tree and the rollouts, which are the climbs onto level 3 only (``mcts`` also counts a
