@@ -199,14 +199,19 @@ def test_short_training_run_writes_metrics_curve_and_checkpoint(label, tmp_path)
     assert (output / "checkpoint").is_dir()
 
 
-def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path):
-    settings = tiny(GAME_VARIANTS[0], tmp_path)
+@pytest.mark.parametrize("engine", ["batched", "env"])
+def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path, engine):
+    settings = tiny(GAME_VARIANTS[0], tmp_path, engine=engine)
     algo = ppo_config(settings).build_algo()
     try:
         algo.train()
-        # Whole games sampled by RLlib itself, through the masking module: the raw
-        # environment raises on any illegal action, so getting here means none reached it.
-        episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        # Whole games sampled by the runner, through the masking module: the raw environment
+        # and the engine raise on any illegal action, so getting here means none reached them.
+        # (The batched runner samples timesteps: 2 games of at most 1,000 moves here.)
+        if engine == "env":
+            episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        else:
+            episodes = algo.env_runner.sample(num_timesteps=2000, explore=True)
         finished = [episode for episode in episodes if episode.is_done]
         assert finished
         for episode in finished:

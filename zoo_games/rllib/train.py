@@ -19,6 +19,7 @@ it; without, it starts Ray on this machine.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import logging
 import math
 import socket
@@ -36,7 +37,7 @@ from ray.tune.registry import register_env
 
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
-from zoo_games.rllib.env import TurnBasedMultiAgentEnv
+from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import (
     Evaluation,
     check_evaluation,
@@ -48,6 +49,12 @@ from zoo_games.rllib.plot import plot_learning_curve
 from zoo_games.rllib.policy_agent import ModuleAgent
 
 ENV_NAME = "zoo_games_turn_based"
+#: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
+ENGINES = ("batched", "env")
+#: Games each runner plays at once, by engine: one engine step of 256 games (plus one forward
+#: pass over them) costs about what a single environment step costs; eight environments are
+#: what RLlib's vectorized loop can step before sampling outgrows learning.
+ENVIRONMENTS_PER_RUNNER = {"batched": 256, "env": 8}
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
 SHARED_POLICY = "shared"
@@ -64,8 +71,12 @@ class TrainSettings:
     minutes: float = 20.0
     iterations: int | None = None
     shared_policy: bool = True
+    #: ``"batched"`` (the batched engine's kernels, :mod:`zoo_games.rllib.batched_runner`) or
+    #: ``"env"`` (the PettingZoo environment); ``None``: batched when numba is installed.
+    engine: str | None = None
     env_runners: int = 0
-    envs_per_env_runner: int = 8
+    #: Games each sampling runner plays at once; ``None``: ``ENVIRONMENTS_PER_RUNNER[engine]``.
+    envs_per_env_runner: int | None = None
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     train_batch_size: int = 8000
     minibatch_size: int = 1000
@@ -91,13 +102,22 @@ class TrainSettings:
     def checked(self) -> TrainSettings:
         """These settings with ``output_dir`` decided, or ``ValueError`` if they train nothing.
 
-        Refused: an unknown variant; a budget that trains nothing (minutes or iterations of 0
-        or less); counts below what they mean (``env_runners < 0``, no environment per
-        runner); evaluation games that cannot alternate seats, or unknown opponents;
-        resuming a run that has no checkpoint, or one whose budget is spent; and writing into
+        Refused: an unknown variant or engine (or the batched engine without numba); a budget
+        that trains nothing (minutes or iterations of 0 or less); counts below what they mean
+        (``env_runners < 0``, no environment per runner); evaluation games that cannot
+        alternate seats, or unknown opponents; resuming a run that has no checkpoint, or one
+        whose budget is spent; and writing into
         a folder that already holds another run (it is never replaced).
         """
         find_variant(self.variant)
+        engine, environments = sampling(self)
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        if engine == "batched" and not numba_installed():
+            raise ValueError(
+                'the batched engine needs numba: pip install "zoo-games[batched]", '
+                "or train with engine 'env'"
+            )
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
             self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
         )
@@ -106,9 +126,10 @@ class TrainSettings:
                 raise ValueError(f"minutes must be more than 0, got {self.minutes}")
         elif self.iterations < 1:
             raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        if environments < 1:
+            raise ValueError(f"envs_per_env_runner must be 1 or more, got {environments}")
         for name, minimum in (
             ("env_runners", 0),
-            ("envs_per_env_runner", 1),
             ("eval_every", 0),
             ("seed", 0),
             ("train_batch_size", 1),
@@ -139,7 +160,27 @@ class TrainSettings:
                     "--output folder"
                 )
             output = _fresh_folder(output)
-        return replace(self, output_dir=str(output))
+        return replace(
+            self, output_dir=str(output), engine=engine, envs_per_env_runner=environments
+        )
+
+
+def numba_installed() -> bool:
+    """Whether the batched engine can run here."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def sampling(settings: TrainSettings) -> tuple[str, int]:
+    """The engine and the environments (games) per runner these settings sample with.
+
+    Unset, the engine is ``"batched"`` when numba is installed (every variant has kernels),
+    else ``"env"``; the environments per runner are the engine's default.
+    """
+    engine = settings.engine or ("batched" if numba_installed() else "env")
+    environments = settings.envs_per_env_runner
+    if environments is None:
+        environments = ENVIRONMENTS_PER_RUNNER.get(engine, 1)
+    return engine, environments
 
 
 def _holds_files(folder: Path) -> bool:
@@ -169,6 +210,17 @@ def policy_mapping(shared: bool) -> Callable[..., str]:
 def ppo_config(settings: TrainSettings) -> PPOConfig:
     """PPO on the new API stack, masked module, self-play."""
     find_variant(settings.variant)  # fail early, with the list of variants, on a typo
+    engine, environments = sampling(settings)
+    environment: dict[str, Any] = {"variant": settings.variant, "shaping": settings.shaping}
+    runners: dict[str, Any] = {"num_env_runners": settings.env_runners}
+    if engine == "batched":
+        from zoo_games.rllib.batched_runner import BatchedEnvRunner
+
+        environment[GAMES_KEY] = environments
+        # One environment per runner, for its spaces; the runner plays the engine's games.
+        runners.update(env_runner_cls=BatchedEnvRunner, num_envs_per_env_runner=1)
+    else:
+        runners.update(num_envs_per_env_runner=environments)
     register_env(ENV_NAME, lambda config: TurnBasedMultiAgentEnv(config))
     module_spec = RLModuleSpec(
         module_class=MaskedActorCritic, model_config={"hidden": list(settings.hidden)}
@@ -178,15 +230,12 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
         PPOConfig()
         .environment(
             ENV_NAME,
-            env_config={"variant": settings.variant, "shaping": settings.shaping},
+            env_config=environment,
             # RLlib's checker steps once with an unmasked random action; our raw_env rightly
             # raises on an illegal action, so the check is skipped (the tests cover the env).
             disable_env_checking=True,
         )
-        .env_runners(
-            num_env_runners=settings.env_runners,
-            num_envs_per_env_runner=settings.envs_per_env_runner,
-        )
+        .env_runners(**runners)
         .multi_agent(
             policies=set(policies), policy_mapping_fn=policy_mapping(settings.shared_policy)
         )
