@@ -276,3 +276,16 @@ def test_policy_per_seat_trains_two_modules_evaluated_against_each_opponent(tmp_
     for opponent in opponents:
         assert row[win_rate_column(opponent)] != ""
         assert row["final_" + win_rate_column(opponent)] != ""
+
+
+@pytest.mark.parametrize("engine", ["batched", "env"])
+def test_a_module_trained_on_either_engine_plays_as_the_rllib_agent(tmp_path, engine):
+    from zoo_games import agents
+
+    label = "togyz-kumalak"
+    settings = tiny(label, tmp_path, engine=engine, iterations=1, eval_every=0)
+    train(settings, progress=lambda line: None)
+    assert f"engine = {engine!r}" in (tmp_path / label / "settings.txt").read_text()
+    player = agents.make("rllib", checkpoint=str(tmp_path / label))
+    result = run_arena(label, {"trained": player, "random": "random"}, games=2, seed=0)
+    assert result.pairing("trained", "random").games == 2
