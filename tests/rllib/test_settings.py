@@ -81,3 +81,15 @@ def test_the_batched_engine_without_numba_is_refused(tmp_path, monkeypatch):
     assert TrainSettings(output_dir=str(tmp_path / "run")).checked().engine == "env"
     with pytest.raises(ValueError, match="the batched engine needs numba"):
         TrainSettings(output_dir=str(tmp_path / "run"), engine="batched").checked()
+
+
+def test_the_train_command_takes_an_engine_and_refuses_an_unknown_one(tmp_path, capsys):
+    from zoo_games.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "togyz-kumalak", "--engine", "gpu", "--output", str(tmp_path / "r")])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "argument --engine: invalid choice: 'gpu'" in error
+    assert "batched" in error and "env" in error
+    assert not (tmp_path / "r").exists()
