@@ -137,6 +137,8 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         inputs = np.empty(masks.shape, dtype=np.float32)
         for module_id, seats in self._seats_of.items():
             chosen = slice(None) if len(seats) == len(AGENTS) else movers == seats[0]
+            if not isinstance(chosen, slice) and not chosen.any():
+                continue  # this seat's module moves in none of the games
             assert self.module is not None
             module = self.module[module_id]
             batch = {

@@ -18,7 +18,6 @@ it; without, it starts Ray on this machine.
 
 from __future__ import annotations
 
-import csv
 import importlib.util
 import logging
 import math
@@ -37,6 +36,15 @@ from ray.tune.registry import register_env
 
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
+from zoo_games.rllib.checkpoints import (
+    CHECKPOINT,
+    METRICS,
+    recover,
+    save,
+    saved_run,
+    trained_rows,
+    write_metrics,
+)
 from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
 from zoo_games.rllib.evaluation import (
     Evaluation,
@@ -141,9 +149,13 @@ class TrainSettings:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
-            if not (output / "checkpoint").is_dir():
-                raise ValueError(f"nothing to resume: {output / 'checkpoint'} does not exist")
-            rows = _read_rows(output / "metrics.csv")
+            recover(output)
+            if not (output / CHECKPOINT).is_dir():
+                raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
+            engine = _continued(output, {**self.run_settings(), "engine": engine}, self.engine)
+            if self.envs_per_env_runner is None:
+                environments = ENVIRONMENTS_PER_RUNNER[engine]
+            rows = trained_rows(output)
             done, spent = _iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
             if self.iterations is not None and done >= self.iterations:
                 raise ValueError(
@@ -163,6 +175,32 @@ class TrainSettings:
         return replace(
             self, output_dir=str(output), engine=engine, envs_per_env_runner=environments
         )
+
+    def run_settings(self) -> dict[str, Any]:
+        """What a checkpoint of these settings can only be continued with."""
+        return {
+            "variant": self.variant,
+            "engine": self.engine,
+            "shared_policy": self.shared_policy,
+            "hidden": list(self.hidden),
+        }
+
+
+def _continued(output: Path, asked: dict[str, Any], engine_given: str | None) -> str:
+    """The engine of the run in ``output``, or ``ValueError`` if ``asked`` cannot continue it.
+
+    An engine left unset continues with the run's own.
+    """
+    saved = saved_run(output)
+    if engine_given is None and "engine" in saved:
+        asked["engine"] = saved["engine"]
+    for name, value in saved.items():
+        if asked.get(name) != value:
+            raise ValueError(
+                f"cannot resume the run in {output} with {name} {asked.get(name)!r}: it was "
+                f"trained with {name} {value!r}"
+            )
+    return str(asked["engine"])
 
 
 def numba_installed() -> bool:
@@ -330,13 +368,13 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
     start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
     output.mkdir(parents=True, exist_ok=True)
-    checkpoint = output / "checkpoint"
-    metrics_path = output / "metrics.csv"
+    checkpoint = output / CHECKPOINT
     algo = ppo_config(settings).build_algo()
     rows: list[dict[str, Any]] = []
     if settings.resume:
         algo.restore_from_path(str(checkpoint))
-        rows = _read_rows(metrics_path)
+        rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
+        write_metrics(output / METRICS, rows, metrics_columns(settings.eval_opponents))
         progress(f"resumed from {checkpoint} after {_iterations_done(rows)} iterations")
     elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
     start = time.perf_counter()
@@ -360,14 +398,12 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> E
             rows.append(row)
             progress(_progress_line(row))
             if evaluating:
-                algo.save_to_path(str(checkpoint))
-                _write_outputs(rows, metrics_path, output, settings)
+                _save(algo, rows, output, settings)
         finals = evaluate(algo, settings, settings.final_eval_games)
         for opponent, final in finals.items():
             rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
         rows[-1]["final_eval_games"] = settings.final_eval_games
-        algo.save_to_path(str(checkpoint))
-        _write_outputs(rows, metrics_path, output, settings)
+        _save(algo, rows, output, settings)
         for opponent, final in finals.items():
             progress(
                 f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
@@ -386,13 +422,6 @@ def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[
         win_rate_column(name): round(result.win_rate, 4) for name, result in results.items()
     }
     return {**row, **win_rates, "eval_games": settings.eval_games}
-
-
-def _read_rows(metrics_path: Path) -> list[dict[str, Any]]:
-    if not metrics_path.exists():
-        return []
-    with metrics_path.open() as handle:
-        return list(csv.DictReader(handle))
 
 
 def _iterations_done(rows: list[dict[str, Any]]) -> int:
@@ -456,15 +485,17 @@ def _progress_line(row: dict[str, Any]) -> str:
     return text
 
 
-def _write_outputs(
-    rows: list[dict[str, Any]], metrics_path: Path, output: Path, settings: TrainSettings
-) -> None:
-    with metrics_path.open("w", newline="") as handle:
-        writer = csv.DictWriter(
-            handle, fieldnames=metrics_columns(settings.eval_opponents), extrasaction="ignore"
-        )
-        writer.writeheader()
-        writer.writerows(rows)
+def _save(algo: Any, rows: list[dict[str, Any]], output: Path, settings: TrainSettings) -> None:
+    """The checkpoint (swapped in whole, with its metrics), then the run's outputs."""
+    columns = metrics_columns(settings.eval_opponents)
+    save(
+        output,
+        lambda folder: algo.save_to_path(str(folder)),
+        settings.run_settings(),
+        rows,
+        columns,
+    )
+    write_metrics(output / METRICS, rows, columns)
     (output / "settings.txt").write_text(
         "\n".join(f"{key} = {value!r}" for key, value in asdict(settings).items()) + "\n"
     )
