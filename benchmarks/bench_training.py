@@ -3,9 +3,10 @@
 For each variant, PPO is built twice with the same settings (``zoo_games.rllib.train``'s
 defaults unless given here), once sampling through the PettingZoo environment
 (``engine="env"``) and once through the batched engine (``engine="batched"``), in the same
-process one after the other, on one local sampling runner (``env_runners=0``, as
-``zoo-games train`` runs by default). After one warm-up iteration (numba loading its cache,
-first forward passes), ``--iterations`` whole iterations (sampling and learning) are timed.
+process one after the other, on one local sampling runner (``env_runners=0``) and torch's
+threads of ``zoo-games train``, as that command runs by default. After one warm-up iteration
+(numba loading its cache, first forward passes), ``--iterations`` whole iterations (sampling
+and learning) are timed.
 
 Printed per variant and engine: environment steps per second of whole iterations, of sampling
 alone (the runner's ``sample`` calls inside those iterations), and where the iterations' time
@@ -40,7 +41,7 @@ from random_play import positive_int
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
 from zoo_games.catalog import find_variant, labels
-from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray
+from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray, torch_threads
 
 VARIANTS = ("senet-kendall-5", "togyz-kumalak", "santorini-fixed")
 ENGINES = ("env", "batched")
@@ -190,7 +191,8 @@ def main(argv: list[str] | None = None) -> None:
                 epochs=args.epochs,
                 hidden=list(args.hidden),
             )
-            result = rates[engine] = measure(settings, args.iterations)
+            with torch_threads():  # as zoo-games train runs
+                result = rates[engine] = measure(settings, args.iterations)
             shares = "".join(f" {result.parts[name] / result.seconds:>16.1%} " for name in PARTS)
             print(
                 f"{label:<17} {engine:<8} {result.rate:>9,.0f} {result.sampling_rate:>10,.0f}"

@@ -235,9 +235,7 @@ class EpisodeBuilder:
                     "action_mask": np.concatenate([done.masks, last_mask[None]]),
                 },
                 infos=[{} for _ in range(len(done) + 1)],
-                observation_space=self._observation_space[agent],
                 actions=done.actions,  # type: ignore[arg-type]  # RLlib's numpy form
-                action_space=self._action_space[agent],
                 rewards=rewards,  # type: ignore[arg-type]
                 terminated=finals is not None,
                 extra_model_outputs=done.outputs,

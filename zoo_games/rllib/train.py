@@ -23,12 +23,14 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import ray
+import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -59,10 +61,17 @@ from zoo_games.rllib.policy_agent import ModuleAgent
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
 ENGINES = ("batched", "env")
-#: Games each runner plays at once, by engine: one engine step of 256 games (plus one forward
-#: pass over them) costs about what a single environment step costs; eight environments are
-#: what RLlib's vectorized loop can step before sampling outgrows learning.
+#: Games each runner plays at once, by engine. Batched: every game and seat costs an episode
+#: chunk per sampling call, whatever its length, so the games should take several steps each
+#: of an iteration's 8,000: sampling ran at 143k, 155-161k and 37-83k steps/s (Togyz Kumalak)
+#: and 66-68k, 68-70k and 24-27k (Santorini) with 64, 256 and 1,024 games. Environment: eight
+#: environments stepped together, several times faster than one.
 ENVIRONMENTS_PER_RUNNER = {"batched": 256, "env": 8}
+#: Torch threads of the training process (its learner and local runner). Two threads on a
+#: 2-core machine made whole batched iterations 7-40x slower (600-2,100 steps/s against
+#: 13,000-28,000 with one) as soon as another process kept a core busy: torch's OpenMP threads
+#: wait for each other at every small matrix product. One thread is steady (docs/training.md).
+TORCH_THREADS = 1
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
 SHARED_POLICY = "shared"
@@ -85,10 +94,13 @@ class TrainSettings:
     env_runners: int = 0
     #: Games each sampling runner plays at once; ``None``: ``ENVIRONMENTS_PER_RUNNER[engine]``.
     envs_per_env_runner: int | None = None
-    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    # Two layers of 128 and two epochs: with sampling at the batched engine's speed the
+    # learner is most of an iteration, and these halve to third its time per step against
+    # [256, 256] and 4 epochs (docs/training.md, "Choosing the settings").
+    hidden: list[int] = field(default_factory=lambda: [128, 128])
     train_batch_size: int = 8000
     minibatch_size: int = 1000
-    epochs: int = 4
+    epochs: int = 2
     lr: float = 3e-4
     # Board games are episodic with one reward at the end: no reason to discount it.
     gamma: float = 1.0
@@ -355,15 +367,30 @@ def _reach_head(address: str) -> None:
         pass
 
 
+@contextmanager
+def torch_threads(count: int = TORCH_THREADS) -> Iterator[None]:
+    """Run the block with ``count`` torch threads in this process, then restore the number."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> Evaluation:
     """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
 
     The policy is evaluated before training (iteration 0, so that a learning curve always has
     its start), every ``eval_every`` iterations, and at the end, against each of
     ``eval_opponents``; the evaluation returned is the final one against the first of them
-    (every opponent's is in ``metrics.csv``).
+    (every opponent's is in ``metrics.csv``). Torch runs on :data:`TORCH_THREADS` threads.
     """
-    settings = settings.checked()
+    with torch_threads():
+        return _train(settings.checked(), progress)
+
+
+def _train(settings: TrainSettings, progress: Callable[[str], None]) -> Evaluation:
     assert settings.output_dir is not None
     start_ray(settings.address)
     output = Path(settings.output_dir).resolve()
