@@ -67,7 +67,7 @@ def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
 def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path):
     pytest.importorskip("numba")
     batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
-    assert (batched.engine, batched.envs_per_env_runner) == ("batched", 256)
+    assert (batched.engine, batched.envs_per_env_runner) == ("batched", 64)
     env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()
     assert (env.engine, env.envs_per_env_runner) == ("env", 8)
     chosen = TrainSettings(output_dir=str(tmp_path / "run"), envs_per_env_runner=64).checked()

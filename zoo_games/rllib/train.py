@@ -61,12 +61,13 @@ from zoo_games.rllib.policy_agent import ModuleAgent
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
 ENGINES = ("batched", "env")
-#: Games each runner plays at once, by engine. Batched: every game and seat costs an episode
-#: chunk per sampling call, whatever its length, so the games should take several steps each
-#: of an iteration's 8,000: sampling ran at 143k, 155-161k and 37-83k steps/s (Togyz Kumalak)
-#: and 66-68k, 68-70k and 24-27k (Santorini) with 64, 256 and 1,024 games. Environment: eight
-#: environments stepped together, several times faster than one.
-ENVIRONMENTS_PER_RUNNER = {"batched": 256, "env": 8}
+#: Games each runner plays at once, by engine. Batched: every game and seat makes an episode
+#: chunk per sampling call, whatever its length, and RLlib's learner connectors work chunk by
+#: chunk; 64 games (125 steps each per iteration of 8,000) sample nearly as fast as 256 (143k
+#: against 155-161k steps/s on Togyz Kumalak; 1,024 games: 37-83k) and made whole iterations
+#: 1.2-1.9x faster (30-37k against 16-26k steps/s; Santorini 11-14k against 9-10k).
+#: Environment: eight environments stepped together, several times faster than one.
+ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: Torch threads of the training process (its learner and local runner). Two threads on a
 #: 2-core machine made whole batched iterations 7-40x slower (600-2,100 steps/s against
 #: 13,000-28,000 with one) as soon as another process kept a core busy: torch's OpenMP threads
