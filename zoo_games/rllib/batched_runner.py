@@ -130,7 +130,13 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
     def _decide(
         self, observations: np.ndarray, masks: np.ndarray, movers: np.ndarray, explore: bool
     ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """One forward pass per module over the games whose mover it plays."""
+        """One forward pass per module over the games whose mover it plays.
+
+        The action is drawn from the categorical distribution of the module's (masked)
+        logits, as RLlib's ``GetActions`` draws it from ``TorchCategorical``, the module's
+        distribution class, but without building a torch distribution per step (that cost
+        250 of 590 µs per call on 64 Senet games).
+        """
         games = movers.shape[0]
         actions = np.empty(games, dtype=np.int64)
         logp = np.empty(games, dtype=np.float32)
@@ -147,21 +153,14 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
                     "action_mask": torch.from_numpy(masks[chosen]),
                 }
             }
-            with torch.no_grad():
-                if explore:
-                    logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
-                    distribution = module.get_exploration_action_dist_cls().from_logits(logits)
-                else:
-                    logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
-                    distribution = (
-                        module.get_inference_action_dist_cls()
-                        .from_logits(logits)
-                        .to_deterministic()
-                    )
-                sampled = torch.as_tensor(distribution.sample())
+            with torch.inference_mode():
+                forward = module.forward_exploration if explore else module.forward_inference
+                logits = forward(batch)[Columns.ACTION_DIST_INPUTS]
+                sampled = _draw(logits, explore)
+                log_probabilities = torch.log_softmax(logits, dim=1)
                 actions[chosen] = sampled.numpy()
-                logp[chosen] = torch.as_tensor(distribution.logp(sampled)).numpy()
-                inputs[chosen] = torch.as_tensor(logits).numpy()
+                logp[chosen] = log_probabilities.gather(1, sampled[:, None])[:, 0].numpy()
+                inputs[chosen] = logits.numpy()
         return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: inputs}
 
     def _random_actions(self, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -194,3 +193,11 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
                 self._done_episodes_for_metrics.append(chunk)
             else:
                 self._ongoing_episodes_for_metrics[chunk.id_].append(chunk)
+
+
+def _draw(logits: torch.Tensor, explore: bool) -> torch.Tensor:
+    """A draw from ``softmax(logits)`` per row (Gumbel-max), or the most likely action."""
+    if not explore:
+        return torch.argmax(logits, dim=1)
+    gumbel = -torch.log(-torch.log(torch.rand_like(logits)))
+    return torch.argmax(logits + gumbel, dim=1)
