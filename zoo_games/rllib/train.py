@@ -65,7 +65,8 @@ ENGINES = ("batched", "env")
 #: chunk per sampling call, whatever its length, and RLlib's learner connectors work chunk by
 #: chunk; 64 games (125 steps each per iteration of 8,000) sample nearly as fast as 256 (143k
 #: against 155-161k steps/s on Togyz Kumalak; 1,024 games: 37-83k) and made whole iterations
-#: 1.2-1.9x faster (30-37k against 16-26k steps/s; Santorini 11-14k against 9-10k).
+#: 1.2-1.9x faster (30-37k against 16-26k steps/s; Santorini 11-14k against 9-10k; Senet
+#: about the same).
 #: Environment: eight environments stepped together, several times faster than one.
 ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: Torch threads of the training process (its learner and local runner). Two threads on a
