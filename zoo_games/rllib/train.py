@@ -128,8 +128,11 @@ class TrainSettings:
         that trains nothing (minutes or iterations of 0 or less); counts below what they mean
         (``env_runners < 0``, no environment per runner); evaluation games that cannot
         alternate seats, or unknown opponents; resuming a run that has no checkpoint, or one
-        whose budget is spent; and writing into
-        a folder that already holds another run (it is never replaced).
+        whose budget is spent, or whose checkpoint these settings cannot continue (another
+        variant, engine, network shape or policy split); and writing into a folder that
+        already holds another run (it is never replaced). Resuming, a checkpoint swap that a
+        kill interrupted is finished first (:func:`~zoo_games.rllib.checkpoints.recover`), and
+        an unset engine is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
