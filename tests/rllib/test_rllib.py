@@ -289,3 +289,29 @@ def test_a_module_trained_on_either_engine_plays_as_the_rllib_agent(tmp_path, en
     player = agents.make("rllib", checkpoint=str(tmp_path / label))
     result = run_arena(label, {"trained": player, "random": "random"}, games=2, seed=0)
     assert result.pairing("trained", "random").games == 2
+
+
+def test_the_batched_runner_plays_legal_actions_exploring_greedily_and_at_random(tmp_path):
+    settings = tiny("santorini-fixed", tmp_path, engine="batched", envs_per_env_runner=8)
+    algo = ppo_config(settings).build_algo()
+    try:
+        runner = algo.env_runner
+        for options in ({"explore": True}, {"explore": False}, {"random_actions": True}):
+            # Fresh games: no action of an earlier call waits in them.
+            episodes = runner.sample(num_timesteps=400, force_reset=True, **options)
+            singles = [s for episode in episodes for s in episode.agent_episodes.values()]
+            assert sum(len(single) for single in singles) > 0
+            for single in singles:
+                masks = single.get_observations()["action_mask"][:-1]
+                actions = single.get_actions()
+                assert masks[np.arange(len(actions)), actions].all(), options
+                logits = single.get_extra_model_outputs(Columns.ACTION_DIST_INPUTS)
+                logp = single.get_extra_model_outputs(Columns.ACTION_LOGP)
+                if options.get("explore") is False:  # the most likely action
+                    assert (actions == logits.argmax(axis=1)).all()
+                if options.get("random_actions"):  # uniform over the legal actions
+                    np.testing.assert_allclose(logp, -np.log(masks.sum(axis=1)), rtol=1e-6)
+        with pytest.raises(ValueError, match="samples timesteps"):
+            runner.sample(num_episodes=2)
+    finally:
+        algo.stop()
