@@ -26,6 +26,7 @@ from zoo_games.rllib.train import TrainSettings
         ({"final_eval_games": 0}, "final_eval_games must be a positive even number"),
         ({"eval_opponents": ("random", "nobody")}, "unknown agent 'nobody'"),
         ({"seed": -1}, "seed must be 0 or more"),
+        ({"eval_every": -1}, "eval_every must be 0 or more"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"resume": True}, "nothing to resume"),
         ({"engine": "gpu"}, "unknown engine 'gpu': choose one of batched, env"),
@@ -67,9 +68,9 @@ def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
 def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path):
     pytest.importorskip("numba")
     batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
-    assert (batched.engine, batched.envs_per_env_runner) == ("batched", 64)
+    assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 50)
     env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()
-    assert (env.engine, env.envs_per_env_runner) == ("env", 8)
+    assert (env.engine, env.envs_per_env_runner, env.eval_every) == ("env", 8, 10)
     chosen = TrainSettings(output_dir=str(tmp_path / "run"), envs_per_env_runner=64).checked()
     assert chosen.envs_per_env_runner == 64
 
