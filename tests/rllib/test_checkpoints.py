@@ -153,3 +153,22 @@ def test_a_run_killed_while_checkpointing_resumes_with_metrics_that_agree(tmp_pa
     assert sorted(path.name for path in run.iterdir() if path.name.startswith(CHECKPOINT)) == [
         CHECKPOINT
     ]
+
+
+def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_path):
+    run = tmp_path / "run"
+    (run / CHECKPOINT).mkdir(parents=True)
+    (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
+    lines = [
+        "variant = 'togyz-kumalak'",
+        "shared_policy = True",
+        "hidden = [256, 256]",
+        "lr = 0.0003",
+    ]
+    (run / "settings.txt").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"with hidden \[128, 128\]: it was trained with hidden"):
+        TrainSettings(output_dir=str(run), resume=True, variant="togyz-kumalak").checked()
+    settings = TrainSettings(
+        output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[256, 256]
+    ).checked()
+    assert settings.engine == "env"  # such a run sampled through the environment

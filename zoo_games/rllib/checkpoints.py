@@ -16,6 +16,7 @@ names the observation encoding, the engine, and the modules' shape), which a res
 
 from __future__ import annotations
 
+import ast
 import csv
 import json
 import os
@@ -91,11 +92,25 @@ def read_metrics(path: Path) -> list[dict[str, Any]]:
         return list(csv.DictReader(handle))
 
 
-def saved_run(output: Path) -> dict[str, Any]:
-    """The settings the run's checkpoint needs (none for a checkpoint older than this)."""
+def saved_run(output: Path, keys: Sequence[str]) -> dict[str, Any]:
+    """The settings the run's checkpoint needs, by name (``keys``).
+
+    A checkpoint written before they travelled with it has them in the run's
+    ``settings.txt`` (``key = repr(value)`` lines); such a run sampled through the environment.
+    """
     path = output / CHECKPOINT / RUN
-    loaded: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
-    return loaded
+    if path.exists():
+        loaded: dict[str, Any] = json.loads(path.read_text())
+        return loaded
+    older = output / "settings.txt"
+    if not older.exists():
+        return {}
+    found: dict[str, Any] = {"engine": "env"}
+    for line in older.read_text().splitlines():
+        key, equals, value = line.partition(" = ")
+        if equals and key in keys:
+            found[key] = ast.literal_eval(value)
+    return found
 
 
 def trained_rows(output: Path) -> list[dict[str, Any]]:

@@ -220,7 +220,7 @@ def _continued(output: Path, asked: dict[str, Any], engine_given: str | None) ->
 
     An engine left unset continues with the run's own.
     """
-    saved = saved_run(output)
+    saved = saved_run(output, list(asked))
     if engine_given is None and "engine" in saved:
         asked["engine"] = saved["engine"]
     for name, value in saved.items():
