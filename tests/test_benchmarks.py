@@ -190,3 +190,31 @@ def test_bench_serve_plays_games_at_once_and_checks_each() -> None:
     result = run("bench_serve.py", "--games", "0")
     assert result.returncode == 2
     assert "--games: expected a whole number >= 1, got '0'" in result.stderr
+
+
+def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> None:
+    for module in ("numba", "ray", "torch"):
+        pytest.importorskip(module)
+    result = run(
+        "bench_training.py",
+        *("--variants", "santorini-fixed", "--iterations", "1", "--train-batch-size", "64"),
+        *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
+        *("--envs", "2"),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert "env/kernels" in lines[1] and "learner update" in lines[1]
+    rows = {line.split()[1]: line.split() for line in lines if line.startswith("santorini-fixed")}
+    assert set(rows) == {"env", "batched", "batched/env:"}
+    for engine in ("env", "batched"):
+        # steps/s, sampling steps/s, then a share of the time per part
+        assert len(rows[engine]) == 4 + 8 and all(v.endswith("%") for v in rows[engine][4:])
+    assert "whole iterations" in " ".join(rows["batched/env:"])
+    assert "load average after" in lines[-1]
+
+
+def test_bench_training_rejects_bad_arguments_clearly() -> None:
+    result = run("bench_training.py", "--iterations", "0")
+    assert result.returncode == 2
+    assert "--iterations: expected a whole number >= 1, got 0" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -177,6 +177,7 @@ TRAIN_OPTIONS = {
     "iterations": "iterations",
     "output": "output_dir",
     "resume": "resume",
+    "engine": "engine",
     "env_runners": "env_runners",
     "envs_per_runner": "envs_per_env_runner",
     "eval_every": "eval_every",
@@ -313,8 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=False,
         help="one policy per seat, not one shared",
     )
+    training.add_argument(
+        "--engine",
+        choices=("batched", "env"),
+        help="sample with the batched engine (default with numba) or the environment",
+    )
     training.add_argument("--env-runners", type=at_least(0), help="remote sampling workers")
-    training.add_argument("--envs-per-runner", type=at_least(1), help="environments per runner")
+    training.add_argument(
+        "--envs-per-runner", type=at_least(1), help="environments (batched: games) per runner"
+    )
     training.add_argument(
         "--eval-every", type=at_least(0), help="iterations between evaluations (0: none)"
     )

@@ -66,8 +66,10 @@ def test_train_joins_a_cluster_on_loopback_and_fails_clearly_without_one(tmp_pat
     )
     try:
         wait_for(port, seconds=90)
+        # One remote runner, on the batched engine (the default): it steps an engine of its own.
         train = [sys.executable, "-m", "zoo_games.cli", "train", "santorini-fixed"]
         train += ["--iterations", "1", "--eval-every", "0", "--final-eval-games", "2"]
+        train += ["--engine", "batched", "--env-runners", "1", "--envs-per-runner", "64"]
         joined = subprocess.run(
             [*train, "--output", str(tmp_path / "run"), "--address", f"127.0.0.1:{port}"],
             env=environment,

@@ -199,14 +199,19 @@ def test_short_training_run_writes_metrics_curve_and_checkpoint(label, tmp_path)
     assert (output / "checkpoint").is_dir()
 
 
-def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path):
-    settings = tiny(GAME_VARIANTS[0], tmp_path)
+@pytest.mark.parametrize("engine", ["batched", "env"])
+def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path, engine):
+    settings = tiny(GAME_VARIANTS[0], tmp_path, engine=engine)
     algo = ppo_config(settings).build_algo()
     try:
         algo.train()
-        # Whole games sampled by RLlib itself, through the masking module: the raw
-        # environment raises on any illegal action, so getting here means none reached it.
-        episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        # Whole games sampled by the runner, through the masking module: the raw environment
+        # and the engine raise on any illegal action, so getting here means none reached them.
+        # (The batched runner samples timesteps: 2 games of at most 1,000 moves here.)
+        if engine == "env":
+            episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        else:
+            episodes = algo.env_runner.sample(num_timesteps=2000, explore=True)
         finished = [episode for episode in episodes if episode.is_done]
         assert finished
         for episode in finished:
@@ -271,3 +276,42 @@ def test_policy_per_seat_trains_two_modules_evaluated_against_each_opponent(tmp_
     for opponent in opponents:
         assert row[win_rate_column(opponent)] != ""
         assert row["final_" + win_rate_column(opponent)] != ""
+
+
+@pytest.mark.parametrize("engine", ["batched", "env"])
+def test_a_module_trained_on_either_engine_plays_as_the_rllib_agent(tmp_path, engine):
+    from zoo_games import agents
+
+    label = "togyz-kumalak"
+    settings = tiny(label, tmp_path, engine=engine, iterations=1, eval_every=0)
+    train(settings, progress=lambda line: None)
+    assert f"engine = {engine!r}" in (tmp_path / label / "settings.txt").read_text()
+    player = agents.make("rllib", checkpoint=str(tmp_path / label))
+    result = run_arena(label, {"trained": player, "random": "random"}, games=2, seed=0)
+    assert result.pairing("trained", "random").games == 2
+
+
+def test_the_batched_runner_plays_legal_actions_exploring_greedily_and_at_random(tmp_path):
+    settings = tiny("santorini-fixed", tmp_path, engine="batched", envs_per_env_runner=8)
+    algo = ppo_config(settings).build_algo()
+    try:
+        runner = algo.env_runner
+        for options in ({"explore": True}, {"explore": False}, {"random_actions": True}):
+            # Fresh games: no action of an earlier call waits in them.
+            episodes = runner.sample(num_timesteps=400, force_reset=True, **options)
+            singles = [s for episode in episodes for s in episode.agent_episodes.values()]
+            assert sum(len(single) for single in singles) > 0
+            for single in singles:
+                masks = single.get_observations()["action_mask"][:-1]
+                actions = single.get_actions()
+                assert masks[np.arange(len(actions)), actions].all(), options
+                logits = single.get_extra_model_outputs(Columns.ACTION_DIST_INPUTS)
+                logp = single.get_extra_model_outputs(Columns.ACTION_LOGP)
+                if options.get("explore") is False:  # the most likely action
+                    assert (actions == logits.argmax(axis=1)).all()
+                if options.get("random_actions"):  # uniform over the legal actions
+                    np.testing.assert_allclose(logp, -np.log(masks.sum(axis=1)), rtol=1e-6)
+        with pytest.raises(ValueError, match="samples timesteps"):
+            runner.sample(num_episodes=2)
+    finally:
+        algo.stop()

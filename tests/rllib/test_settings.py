@@ -26,8 +26,10 @@ from zoo_games.rllib.train import TrainSettings
         ({"final_eval_games": 0}, "final_eval_games must be a positive even number"),
         ({"eval_opponents": ("random", "nobody")}, "unknown agent 'nobody'"),
         ({"seed": -1}, "seed must be 0 or more"),
+        ({"eval_every": -1}, "eval_every must be 0 or more"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"resume": True}, "nothing to resume"),
+        ({"engine": "gpu"}, "unknown engine 'gpu': choose one of batched, env"),
     ],
 )
 def test_settings_that_train_nothing_are_refused(tmp_path, overrides, message):
@@ -61,3 +63,34 @@ def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
     with pytest.raises(ValueError, match=r"trained 2\.5 minutes already"):
         TrainSettings(output_dir=str(tmp_path), resume=True, minutes=2).checked()
     assert resumed.checked().output_dir == str(tmp_path)
+
+
+def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path):
+    pytest.importorskip("numba")
+    batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
+    assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 50)
+    env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()
+    assert (env.engine, env.envs_per_env_runner, env.eval_every) == ("env", 8, 10)
+    chosen = TrainSettings(output_dir=str(tmp_path / "run"), envs_per_env_runner=64).checked()
+    assert chosen.envs_per_env_runner == 64
+
+
+def test_the_batched_engine_without_numba_is_refused(tmp_path, monkeypatch):
+    import zoo_games.rllib.train as training
+
+    monkeypatch.setattr(training, "numba_installed", lambda: False)
+    assert TrainSettings(output_dir=str(tmp_path / "run")).checked().engine == "env"
+    with pytest.raises(ValueError, match="the batched engine needs numba"):
+        TrainSettings(output_dir=str(tmp_path / "run"), engine="batched").checked()
+
+
+def test_the_train_command_takes_an_engine_and_refuses_an_unknown_one(tmp_path, capsys):
+    from zoo_games.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "togyz-kumalak", "--engine", "gpu", "--output", str(tmp_path / "r")])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "argument --engine: invalid choice: 'gpu'" in error
+    assert "batched" in error and "env" in error
+    assert not (tmp_path / "r").exists()

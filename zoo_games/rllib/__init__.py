@@ -4,8 +4,10 @@
   ``MultiAgentEnv`` (extra turns and final rewards handled for turn-based games);
 * :class:`~zoo_games.rllib.module.MaskedActorCritic`: an action-masking torch RLModule that
   reads our dict observations of any shape and dtype and never samples an illegal action;
+* :class:`~zoo_games.rllib.batched_runner.BatchedEnvRunner`: an RLlib EnvRunner that samples
+  from the batched engine (:mod:`zoo_games.batched`), with the environment's episodes;
 * :func:`~zoo_games.rllib.train.train`: PPO self-play with evaluation against random play,
-  checkpoints, metrics and a learning curve, locally or on a Ray cluster.
+  checkpoints that survive a kill, metrics and a learning curve, locally or on a Ray cluster.
 """
 
 try:

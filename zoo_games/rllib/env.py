@@ -29,6 +29,11 @@ from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import BoardGameEnv
 from zoo_games.rllib.shaping import Potential, potential_for
 
+#: The ``env_config`` key with the number of games each batched runner plays
+#: (:mod:`zoo_games.rllib.batched_runner`); the environment, made once per runner for its
+#: spaces, ignores it.
+GAMES_KEY = "batched_games"
+
 
 class TurnBasedMultiAgentEnv(MultiAgentEnv):
     """A zoo-games variant for RLlib; ``config={"variant": "senet-kendall-5"}``.
@@ -42,6 +47,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         config = dict(config or {})
         label = config.pop("variant", "senet-kendall-5")
         shaping = bool(config.pop("shaping", False))
+        config.pop(GAMES_KEY, None)
         self.game_env: BoardGameEnv = find_variant(label).raw_env(**config)
         self._potential: Potential | None = (
             potential_for(self.game_env.game.name) if shaping else None

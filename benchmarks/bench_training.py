@@ -1,0 +1,209 @@
+"""Environment steps per second of whole PPO training iterations: batched engine vs environment.
+
+For each variant, PPO is built twice with the same settings (``zoo_games.rllib.train``'s
+defaults unless given here), once sampling through the PettingZoo environment
+(``engine="env"``) and once through the batched engine (``engine="batched"``), in the same
+process one after the other, on one local sampling runner (``env_runners=0``) and torch's
+threads of ``zoo-games train``, as that command runs by default. After one warm-up iteration
+(numba loading its cache, first forward passes), ``--iterations`` whole iterations (sampling
+and learning) are timed.
+
+Printed per variant and engine: environment steps per second of whole iterations, of sampling
+alone (the runner's ``sample`` calls inside those iterations), and where the iterations' time
+went:
+
+* ``env/kernels``: stepping the games (the environment's ``step``; the engine's step with the
+  batched path's rewards and final observations, ``SelfPlayGames.step``);
+* ``forward``: the module's forward passes and action sampling on the runner;
+* ``connectors``: the environment path's env-to-module and module-to-env pipelines (the
+  batched path runs none);
+* ``episodes``: the batched path's episode building (``EpisodeBuilder.build``); on the
+  environment path the rest of sampling (``add_env_step`` and the loop);
+* ``sampling other``: the rest of sampling;
+* ``learner connector``: turning episodes into the train batch (with PPO's value pass);
+* ``learner update``: the rest of the learner's update (the SGD epochs);
+* ``other``: weight synchronisation and metrics.
+
+    python benchmarks/bench_training.py --iterations 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from random_play import positive_int
+from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+from zoo_games.catalog import find_variant, labels
+from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray, torch_threads
+
+VARIANTS = ("senet-kendall-5", "togyz-kumalak", "santorini-fixed")
+ENGINES = ("env", "batched")
+PARTS = (
+    "env/kernels",
+    "forward",
+    "connectors",
+    "episodes",
+    "sampling other",
+    "learner connector",
+    "learner update",
+    "other",
+)
+
+
+@dataclass
+class Clock:
+    """Seconds spent in named calls, summed."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function``, its time added to ``name`` on every call."""
+
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds[name] += time.perf_counter() - start
+
+        return timed_call
+
+
+class TimedPipeline:
+    """A connector pipeline whose calls are timed (its other attributes pass through)."""
+
+    def __init__(self, pipeline: Any, clock: Clock, name: str) -> None:
+        self._pipeline = pipeline
+        self._call = clock.timed(name, pipeline)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pipeline, name)
+
+
+@dataclass
+class Measurement:
+    """Whole iterations of one variant on one engine."""
+
+    steps: int
+    seconds: float
+    parts: dict[str, float]
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.seconds
+
+    @property
+    def sampling_rate(self) -> float:
+        sampling = sum(self.parts[name] for name in PARTS[:5])
+        return self.steps / sampling
+
+
+def instrument(algo: Any, engine: str, clock: Clock) -> None:
+    """Wrap the calls whose time is reported (on the local runner and the local learner)."""
+    runner = algo.env_runner
+    runner.sample = clock.timed("sample", runner.sample)
+    if engine == "batched":
+        runner.games.step = clock.timed("env/kernels", runner.games.step)
+        runner._decide = clock.timed("forward", runner._decide)
+        runner._builder.build = clock.timed("episodes", runner._builder.build)
+    else:
+        runner.env.step = clock.timed("env/kernels", runner.env.step)
+        runner.module.forward_exploration = clock.timed(
+            "forward", runner.module.forward_exploration
+        )
+        runner._env_to_module = TimedPipeline(runner._env_to_module, clock, "connectors")
+        runner._module_to_env = TimedPipeline(runner._module_to_env, clock, "connectors")
+    algo.learner_group.update = clock.timed("update", algo.learner_group.update)
+    learner = algo.learner_group._learner
+    learner._learner_connector = TimedPipeline(
+        learner._learner_connector, clock, "learner connector"
+    )
+
+
+def measure(settings: TrainSettings, iterations: int) -> Measurement:
+    """Time ``iterations`` whole training iterations after one warm-up iteration."""
+    algo = ppo_config(settings).build_algo()
+    try:
+        clock = Clock()
+        instrument(algo, str(settings.engine), clock)
+        result = algo.train()
+        clock.seconds.clear()
+        before = result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED_LIFETIME]
+        start = time.perf_counter()
+        for _ in range(iterations):
+            result = algo.train()
+        seconds = time.perf_counter() - start
+        steps = int(result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED_LIFETIME] - before)
+    finally:
+        algo.stop()
+    spent = clock.seconds
+    parts = {name: spent.get(name, 0.0) for name in PARTS}
+    sampled = parts["env/kernels"] + parts["forward"] + parts["connectors"]
+    if settings.engine == "batched":
+        parts["sampling other"] = spent["sample"] - sampled - parts["episodes"]
+    else:
+        parts["episodes"] = spent["sample"] - sampled
+    parts["learner update"] = spent["update"] - parts["learner connector"]
+    parts["other"] = seconds - spent["sample"] - spent["update"]
+    return Measurement(steps, seconds, parts)
+
+
+def main(argv: list[str] | None = None) -> None:
+    defaults = TrainSettings()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=labels())
+    parser.add_argument("--iterations", type=positive_int, default=3, help="timed per run")
+    parser.add_argument("--train-batch-size", type=positive_int, default=defaults.train_batch_size)
+    parser.add_argument("--minibatch-size", type=positive_int, default=defaults.minibatch_size)
+    parser.add_argument("--epochs", type=positive_int, default=defaults.epochs)
+    parser.add_argument(
+        "--hidden", type=positive_int, nargs="+", default=defaults.hidden, help="layer widths"
+    )
+    parser.add_argument("--games", type=positive_int, help="batched: games per runner")
+    parser.add_argument("--envs", type=positive_int, help="environment: environments per runner")
+    args = parser.parse_args(argv)
+    for label in args.variants:
+        find_variant(label)
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
+    start_ray(None)
+    header = f"{'variant':<17} {'engine':<8} {'steps/s':>9} {'sampling':>10}"
+    print(header + "".join(f" {name:>17}" for name in PARTS))
+    for label in args.variants:
+        rates: dict[str, Measurement] = {}
+        for engine in ENGINES:
+            settings = TrainSettings(
+                variant=label,
+                engine=engine,
+                envs_per_env_runner=args.games if engine == "batched" else args.envs,
+                train_batch_size=args.train_batch_size,
+                minibatch_size=args.minibatch_size,
+                epochs=args.epochs,
+                hidden=list(args.hidden),
+            )
+            with torch_threads():  # as zoo-games train runs
+                result = rates[engine] = measure(settings, args.iterations)
+            shares = "".join(f" {result.parts[name] / result.seconds:>16.1%} " for name in PARTS)
+            print(
+                f"{label:<17} {engine:<8} {result.rate:>9,.0f} {result.sampling_rate:>10,.0f}"
+                + shares
+            )
+        whole = rates["batched"].rate / rates["env"].rate
+        sampling = rates["batched"].sampling_rate / rates["env"].sampling_rate
+        print(f"{label:<17} batched/env: whole iterations {whole:.1f}x, sampling {sampling:.1f}x")
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

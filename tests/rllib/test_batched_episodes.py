@@ -1,0 +1,215 @@
+"""The batched path builds the episodes the environment path builds, step for step.
+
+For every variant, a few games are played on the batched engine with scripted (seeded
+random) legal actions, recorded in short rollouts so that games run across several episode
+chunks, and built into ``MultiAgentEpisode`` chunks by :class:`EpisodeBuilder`. The same
+games are then replayed through :class:`TurnBasedMultiAgentEnv`, recorded by RLlib's own
+``MultiAgentEpisode.add_env_step`` as RLlib's runner records them, and every finished game is
+compared seat by seat: observations, masks, actions, rewards (shaped), and the end. Who moved
+is checked at every step (the environment's agent to act is the engine's mover).
+
+Senet's throws come from two different generators (the engine's per game, the environment's
+own), so the replay takes its throws from the engine: after every engine step the throw of
+each game's next decision is read from its position (``engine.state(game).throw``; after a
+finished game, the first throw of the next), and the environment's chance sampler is replaced
+by one that hands these out in order, checking each is a possible outcome. The two paths then
+play the same games, and everything else is compared as for the other games.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+if not os.environ.get("CI"):
+    pytest.importorskip("ray.rllib")
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+
+from ray.rllib.core.columns import Columns
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+
+from zoo_games.catalog import variants
+from zoo_games.core.adapter import AGENTS
+from zoo_games.rllib.batched_episodes import EpisodeBuilder, Rollout
+from zoo_games.rllib.batched_games import SelfPlayGames
+from zoo_games.rllib.env import TurnBasedMultiAgentEnv
+
+GAMES = 6
+ROLLOUT_STEPS = 7
+LABELS = [variant.label for variant in variants()]
+
+
+def shared(agent, episode=None, **kwargs):
+    return "shared"
+
+
+class EngineThrows:
+    """A chance sampler that hands out the throws the engine drew, in order."""
+
+    def __init__(self, throws: list[int]) -> None:
+        self._throws = iter(throws)
+
+    def sample(self, table, generator) -> int:
+        throw = next(self._throws)
+        assert throw in [outcome for outcome, _ in table]
+        return throw
+
+
+def play_batched(label: str, seed: int):
+    """Games on the batched engine: the built chunks, and per game its actions and throws."""
+    games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True)
+    env = TurnBasedMultiAgentEnv({"variant": label})
+    builder = EpisodeBuilder(
+        GAMES,
+        {agent: env.get_observation_space(agent) for agent in AGENTS},
+        {agent: env.get_action_space(agent) for agent in AGENTS},
+        shared,
+    )
+    rng = np.random.default_rng(seed)
+    is_senet = games.engine.game.name == "senet"
+
+    def throws_now() -> list[int]:
+        return [games.engine.state(game).throw if is_senet else 0 for game in range(GAMES)]
+
+    actions_of: list[list[int]] = [[] for _ in range(GAMES)]
+    movers_of: list[list[int]] = [[] for _ in range(GAMES)]
+    throws_of: list[list[int]] = [[throw] for throw in throws_now()]
+    chunks: list[MultiAgentEpisode] = []
+    finished = np.zeros(GAMES, dtype=np.int64)
+    while finished.min() < 2:
+        rollout = Rollout(ROLLOUT_STEPS, GAMES, games.observation, games.action_mask.shape[1])
+        for t in range(ROLLOUT_STEPS):
+            rollout.observe(t, games.observation, games.action_mask, games.current_player)
+            actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in games.action_mask])
+            # Marked outputs: each decision's "logp" is its action, to check they stay paired.
+            outputs = {
+                Columns.ACTION_LOGP: actions.astype(np.float32),
+                Columns.ACTION_DIST_INPUTS: np.zeros(games.action_mask.shape, np.float32),
+            }
+            for game in range(GAMES):
+                actions_of[game].append(int(actions[game]))
+                movers_of[game].append(int(games.current_player[game]))
+            step = games.step(actions)
+            for game, throw in enumerate(throws_now()):
+                throws_of[game].append(throw)
+            finished += step.terminated
+            rollout.record(t, actions, outputs, step)
+        rollout.observe(ROLLOUT_STEPS, games.observation, games.action_mask, games.current_player)
+        chunks.extend(builder.build(rollout))
+    return chunks, actions_of, movers_of, throws_of
+
+
+def stitched(chunks: list[MultiAgentEpisode]) -> list[dict[str, dict[str, np.ndarray]]]:
+    """Each finished game, per seat: its chunks joined (a chunk starts with the last
+    observation of the one before)."""
+    by_game: dict[str, list[MultiAgentEpisode]] = {}
+    for chunk in chunks:
+        by_game.setdefault(chunk.id_, []).append(chunk)
+    games = []
+    for parts in by_game.values():
+        if not parts[-1].is_terminated:
+            continue
+        seats = {}
+        for agent in AGENTS:
+            pieces = [part.agent_episodes[agent] for part in parts if agent in part.agent_episodes]
+            observations = [pieces[0].get_observations()]
+            observations += [
+                {k: v[1:] for k, v in p.get_observations().items()} for p in pieces[1:]
+            ]
+            seats[agent] = {
+                "observation": np.concatenate([o["observation"] for o in observations]),
+                "action_mask": np.concatenate([o["action_mask"] for o in observations]),
+                "actions": np.concatenate([p.get_actions() for p in pieces]),
+                "rewards": np.concatenate([p.get_rewards() for p in pieces]),
+                "logp": np.concatenate(
+                    [p.get_extra_model_outputs(Columns.ACTION_LOGP) for p in pieces]
+                ),
+                "terminated": pieces[-1].is_terminated,
+                "t_started": [p.t_started for p in pieces],
+                "lengths": [len(p) for p in pieces],
+            }
+        games.append(seats)
+    return games
+
+
+def replay(label, actions, movers, throws):
+    """The environment path's episodes of one engine column's games (finished ones)."""
+    env = TurnBasedMultiAgentEnv({"variant": label, "shaping": True})
+    env.game_env._chance = EngineThrows(throws)
+    spaces = {agent: env.get_observation_space(agent) for agent in AGENTS}
+    action_spaces = {agent: env.get_action_space(agent) for agent in AGENTS}
+    episodes: list[MultiAgentEpisode] = []
+    ends: list[str] = []
+    moves = iter(zip(actions, movers, strict=True))
+    while True:
+        episode = MultiAgentEpisode(
+            observation_space=spaces,  # type: ignore[arg-type]  # RLlib takes a dict per agent
+            action_space=action_spaces,  # type: ignore[arg-type]
+            agent_to_module_mapping_fn=shared,
+        )
+        observations, infos = env.reset()
+        episode.add_env_reset(observations=observations, infos=infos)
+        while True:
+            try:
+                action, mover = next(moves)
+            except StopIteration:
+                return episodes, ends
+            (agent,) = observations
+            assert agent == AGENTS[mover]  # who moves
+            observations, rewards, terminateds, truncateds, infos = env.step({agent: action})
+            episode.add_env_step(
+                observations=observations,
+                actions={agent: action},
+                rewards=rewards,
+                infos=infos,
+                terminateds=terminateds,
+                truncateds=truncateds,
+            )
+            if terminateds["__all__"]:
+                episode.to_numpy()
+                episodes.append(episode)
+                ends.append(agent)
+                break
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_batched_episodes_equal_the_environment_paths(label):
+    chunks, actions_of, movers_of, throws_of = play_batched(label, seed=LABELS.index(label))
+    built = stitched(chunks)
+    by_record: dict[bytes, MultiAgentEpisode] = {}
+    compared, enders, extra_turns = 0, set(), 0
+    for game in range(GAMES):
+        expected, ends = replay(label, actions_of[game], movers_of[game], throws_of[game])
+        enders.update(ends)
+        extra_turns += sum(
+            a == b for a, b in zip(movers_of[game], movers_of[game][1:], strict=False)
+        )
+        for episode in expected:
+            first = episode.agent_episodes[AGENTS[0]]
+            key = first.get_observations()["observation"].tobytes() + first.get_actions().tobytes()
+            by_record[key] = episode
+    for seats in built:
+        first = seats[AGENTS[0]]
+        episode = by_record[first["observation"].tobytes() + first["actions"].tobytes()]
+        for agent in AGENTS:
+            mine, theirs = seats[agent], episode.agent_episodes[agent]
+            observations = theirs.get_observations()
+            np.testing.assert_array_equal(mine["observation"], observations["observation"])
+            np.testing.assert_array_equal(mine["action_mask"], observations["action_mask"])
+            np.testing.assert_array_equal(mine["actions"], theirs.get_actions())
+            np.testing.assert_array_equal(mine["rewards"], theirs.get_rewards())
+            np.testing.assert_array_equal(mine["logp"], mine["actions"].astype(np.float32))
+            assert mine["terminated"] and theirs.is_terminated
+            # Chunks continue each other's seat steps.
+            assert mine["t_started"] == list(np.cumsum([0, *mine["lengths"][:-1]]))
+            assert not observations["action_mask"][-1].any()  # nothing to play at the end
+        compared += 1
+    assert compared >= 2 * GAMES
+    assert enders == set(AGENTS)  # games ended on either seat's move
+    # Games ran across several chunks (and so across waiting actions).
+    assert any(len(seats[AGENTS[0]]["lengths"]) > 1 for seats in built)
+    if label.startswith("senet"):
+        assert extra_turns > 0  # the same seat acted twice in a row

@@ -1,0 +1,174 @@
+"""A run killed at any moment resumes from its last complete checkpoint, with its metrics;
+a resume with settings the checkpoint cannot continue is refused before Ray starts."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray.rllib")
+pytest.importorskip("torch")
+
+from zoo_games.rllib.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
+from zoo_games.rllib.train import TrainSettings
+
+COLUMNS = ["iteration", "minutes"]
+
+
+def folder_with(path: Path, text: str) -> None:
+    path.mkdir(parents=True)
+    (path / "state").write_text(text)
+
+
+@pytest.mark.parametrize(
+    ("present", "kept"),
+    [
+        # killed while writing the new checkpoint: the old one stays
+        ({"checkpoint": "old", "checkpoint.new": "half"}, "old"),
+        # killed between the two renames: the new one is complete
+        ({"checkpoint.old": "old", "checkpoint.new": "new"}, "new"),
+        # killed before the old one was removed
+        ({"checkpoint": "new", "checkpoint.old": "old"}, "new"),
+        ({"checkpoint": "new"}, "new"),
+    ],
+)
+def test_recover_leaves_the_last_complete_checkpoint(tmp_path, present, kept):
+    for name, text in present.items():
+        folder_with(tmp_path / name, text)
+    recover(tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [CHECKPOINT]
+    assert (tmp_path / CHECKPOINT / "state").read_text() == kept
+
+
+def test_save_swaps_in_a_whole_checkpoint_with_its_settings_and_metrics(tmp_path):
+    folder_with(tmp_path / CHECKPOINT, "old")
+    rows = [{"iteration": 0, "minutes": 0.0}, {"iteration": 1, "minutes": 0.5}]
+
+    def write(folder: Path) -> None:
+        assert (tmp_path / CHECKPOINT / "state").read_text() == "old"  # kept meanwhile
+        folder_with(folder, "new")
+
+    save(tmp_path, write, {"variant": "togyz-kumalak"}, rows, COLUMNS)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [CHECKPOINT]
+    assert (tmp_path / CHECKPOINT / "state").read_text() == "new"
+    assert json.loads((tmp_path / CHECKPOINT / RUN).read_text()) == {"variant": "togyz-kumalak"}
+    assert read_metrics(tmp_path / CHECKPOINT / "metrics.csv") == [
+        {"iteration": "0", "minutes": "0.0"},
+        {"iteration": "1", "minutes": "0.5"},
+    ]
+
+
+def saved_run(tmp_path: Path, **run) -> Path:
+    checkpoint = tmp_path / "run" / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    saved = {"variant": "togyz-kumalak", "engine": "env", "shared_policy": True}
+    (checkpoint / RUN).write_text(json.dumps({**saved, "hidden": [64, 64], **run}))
+    (checkpoint / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
+    return checkpoint.parent
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"variant": "togyz-kumalak-tesauro"}, "with variant 'togyz-kumalak-tesauro': it was "),
+        ({"engine": "batched"}, "with engine 'batched': it was trained with engine 'env'"),
+        ({"hidden": [256, 256]}, "with hidden [256, 256]: it was trained with hidden [64, 64]"),
+        ({"shared_policy": False}, "with shared_policy False: it was trained with"),
+    ],
+)
+def test_a_resume_the_checkpoint_cannot_continue_is_refused(tmp_path, overrides, message):
+    run = saved_run(tmp_path)
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5, **overrides}
+    with pytest.raises(
+        ValueError, match="cannot resume the run in .*" + message.replace("[", r"\[")
+    ):
+        TrainSettings(output_dir=str(run), resume=True, **asked).checked()
+
+
+def test_a_resume_continues_with_the_runs_engine_and_trained_rows(tmp_path):
+    run = saved_run(tmp_path)
+    (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n4,2.0\n")  # ahead: killed
+    settings = TrainSettings(
+        output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[64, 64], iterations=3
+    ).checked()
+    assert (settings.engine, settings.envs_per_env_runner) == ("env", 8)
+    # The checkpoint trained 2 iterations (its own metrics), whatever metrics.csv says.
+    with pytest.raises(ValueError, match="trained 2 iterations already"):
+        TrainSettings(
+            output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[64, 64], iterations=2
+        ).checked()
+
+
+TRAIN = """
+import sys
+from zoo_games.rllib.train import TrainSettings, train
+settings = TrainSettings(
+    variant="santorini-fixed", output_dir=sys.argv[1], iterations=int(sys.argv[2]),
+    resume=sys.argv[3] == "resume", envs_per_env_runner=8, hidden=[16], train_batch_size=128,
+    minibatch_size=64, epochs=1, eval_every=1, eval_games=2, final_eval_games=2,
+    eval_opponents=("random",),
+)
+train(settings, progress=lambda line: print(line, flush=True))
+"""
+
+
+def start_training(run: Path, iterations: int, resume: bool) -> subprocess.Popen[str]:
+    command = [sys.executable, "-c", TRAIN, str(run), str(iterations), "resume" if resume else ""]
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        start_new_session=True,
+    )
+
+
+def test_a_run_killed_while_checkpointing_resumes_with_metrics_that_agree(tmp_path):
+    run = tmp_path / "run"
+    first = start_training(run, iterations=50, resume=False)
+    assert first.stdout is not None
+    for line in first.stdout:
+        if line.startswith("iter    2"):  # its checkpoint is being written right now
+            os.killpg(first.pid, signal.SIGKILL)
+            break
+    first.wait(timeout=60)
+    assert first.returncode == -signal.SIGKILL
+    second = start_training(run, iterations=4, resume=True)
+    out, _ = second.communicate(timeout=600)
+    assert second.returncode == 0, out
+    resumed = out.splitlines()[0]
+    assert resumed.startswith("resumed from") and resumed.split()[-2] in ("1", "2"), resumed
+    with (run / "metrics.csv").open() as handle:
+        iterations = [row["iteration"] for row in csv.DictReader(handle)]
+    assert iterations == ["0", "1", "2", "3", "4"]  # no iteration lost or written twice
+    assert (run / "metrics.csv").read_text() == (run / CHECKPOINT / "metrics.csv").read_text()
+    assert sorted(path.name for path in run.iterdir() if path.name.startswith(CHECKPOINT)) == [
+        CHECKPOINT
+    ]
+
+
+def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_path):
+    run = tmp_path / "run"
+    (run / CHECKPOINT).mkdir(parents=True)
+    (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
+    lines = [
+        "variant = 'togyz-kumalak'",
+        "shared_policy = True",
+        "hidden = [256, 256]",
+        "lr = 0.0003",
+    ]
+    (run / "settings.txt").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"with hidden \[128, 128\]: it was trained with hidden"):
+        TrainSettings(output_dir=str(run), resume=True, variant="togyz-kumalak").checked()
+    settings = TrainSettings(
+        output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[256, 256]
+    ).checked()
+    assert settings.engine == "env"  # such a run sampled through the environment

@@ -1,0 +1,150 @@
+"""Self-play on the batched engine, with the rewards the environment path hands out.
+
+:class:`SelfPlayGames` steps N games of one variant with :mod:`zoo_games.batched` and says,
+for every step, what :class:`~zoo_games.rllib.env.TurnBasedMultiAgentEnv` would have said in
+each game: the reward delivered with the new mover's observation (its shaping term, or 0),
+and for a game that ended, both seats' final rewards and final observations. The engine
+restarts a finished game at once and keeps no trace of its last position, so the final
+observations are made here: the game's row before the step is turned into a rules-core
+state, the last action applied to it, and each seat's observation read by the variant's own
+observer (the code the environment uses). That is Python work, but only once per finished
+game, a few hundred steps apart.
+
+Shaping (:mod:`zoo_games.rllib.shaping`) needs the potential of the new mover after every
+step. The rules core's evaluation would cost a state per game and step; each kernel module
+compiles the same evaluation over a state row (``evaluate(row, config, player)``, equal to
+the rules core's float for float), and :func:`potential_loop` runs it over the batch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numba
+import numpy as np
+
+from zoo_games.batched import KERNEL_MODULES, make
+from zoo_games.catalog import find_variant
+from zoo_games.rllib.shaping import SHAPED_GAMES
+
+
+@cache
+def potential_loop(module_name: str) -> Any:
+    """The kernels' ``evaluate`` over a batch, compiled for the game module ``module_name``.
+
+    ``potentials(states, config, games, players, out)`` writes the evaluation of
+    ``states[games[i]]`` for ``players[i]`` into ``out[i]``. Compiled once per process (a
+    closure over the module's compiled ``evaluate``, which numba inlines), in about a second.
+    """
+    evaluate = importlib.import_module(module_name).evaluate
+
+    @numba.njit
+    def potentials(
+        states: np.ndarray,
+        config: np.ndarray,
+        games: np.ndarray,
+        players: np.ndarray,
+        out: np.ndarray,
+    ) -> None:
+        for index in range(games.shape[0]):
+            out[index] = evaluate(states[games[index]], config, players[index])
+
+    return potentials
+
+
+@dataclass
+class GameEnds:
+    """The games that ended in one step, in increasing order, with what each seat got."""
+
+    games: np.ndarray
+    #: ``(len(games), 2)`` float64: each seat's last reward (outcome minus shaping potential).
+    rewards: np.ndarray
+    #: ``[seat 0's, seat 1's]`` observations of the final position, one per ended game.
+    observations: list[list[np.ndarray]]
+
+
+@dataclass
+class Step:
+    """What one step of every game gave, as the environment path hands it out."""
+
+    #: ``(N,)`` float64: the reward delivered with the new mover's observation (0 where the
+    #: game ended: those rewards are in ``ends``).
+    delivered: np.ndarray
+    #: ``(N,)`` bool: the game ended in this step (and has restarted).
+    terminated: np.ndarray
+    ends: GameEnds
+
+
+class SelfPlayGames:
+    """``games`` games of ``label`` on the batched engine, both seats played by the caller.
+
+    The caller reads ``observation``, ``action_mask`` and ``current_player`` (the engine's
+    read-only views), chooses one action per game and calls :meth:`step`.
+    """
+
+    def __init__(self, label: str, games: int, seed: int | None, shaping: bool) -> None:
+        variant = find_variant(label)
+        self.engine = make(label, batch_size=games, seed=seed)
+        game = self.engine.game
+        module: types.ModuleType = importlib.import_module(KERNEL_MODULES[game.name])
+        self._kernels = module.KERNELS
+        self._observer = variant.raw_env().observer
+        self.observation = self.engine.observation
+        self.action_mask = self.engine.action_mask
+        self.current_player = self.engine.current_player
+        self._shaped = shaping and game.name in SHAPED_GAMES
+        self._config = np.array(self._kernels.config(game, variant.kwargs), dtype=np.int64)
+        self._potentials = potential_loop(module.__name__) if self._shaped else None
+        #: Each seat's potential when it last observed its game (0 without shaping).
+        self.last_potential = np.zeros((games, 2), dtype=np.float64)
+        self._new_potentials(np.arange(games, dtype=np.int64))
+
+    @property
+    def games(self) -> int:
+        """How many games are played at once."""
+        return self.engine.batch_size
+
+    def restart(self) -> None:
+        """Start every game afresh (the engine's generators go on)."""
+        self.engine.reset()
+        self._new_potentials(np.arange(self.games, dtype=np.int64))
+
+    def step(self, actions: np.ndarray) -> Step:
+        """Play one action per game (each legal for its mover)."""
+        rows = self.engine.states.copy()  # the final positions are worked out from these
+        outcomes, terminated = self.engine.step(actions)
+        ended = np.flatnonzero(terminated)
+        delivered = np.zeros(self.games, dtype=np.float64)
+        end_rewards = outcomes[ended].astype(np.float64) - self.last_potential[ended]
+        if self._shaped:
+            going = np.flatnonzero(~terminated)
+            movers = self.current_player[going].astype(np.int64)
+            now = self._evaluate(going, movers)
+            delivered[going] = now - self.last_potential[going, movers]
+            self.last_potential[going, movers] = now
+            self._new_potentials(ended)
+        final = [self._final_observations(rows[game], int(actions[game])) for game in ended]
+        return Step(delivered, terminated, GameEnds(ended, end_rewards, final))
+
+    def _final_observations(self, row: np.ndarray, action: int) -> list[np.ndarray]:
+        state = self._kernels.state_from_row(self.engine.game, row)
+        state.apply_action(action)
+        return [self._observer.observe(state, seat) for seat in (0, 1)]
+
+    def _evaluate(self, games: np.ndarray, players: np.ndarray) -> np.ndarray:
+        out = np.empty(games.shape[0], dtype=np.float64)
+        assert self._potentials is not None
+        self._potentials(self.engine.states, self._config, games, players, out)
+        return out
+
+    def _new_potentials(self, games: np.ndarray) -> None:
+        """Both seats' potentials at the start of ``games`` (the environment's reset)."""
+        if not self._shaped or games.size == 0:
+            return
+        for seat in (0, 1):
+            players = np.full(games.shape[0], seat, dtype=np.int64)
+            self.last_potential[games, seat] = self._evaluate(games, players)

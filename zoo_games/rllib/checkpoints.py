@@ -1,0 +1,119 @@
+"""A run's checkpoint and metrics, written so that a kill at any moment loses nothing.
+
+RLlib writes a checkpoint as many files over a second or more; a run killed meanwhile (a
+``SIGKILL``, a power cut) would leave a folder that cannot be restored, and the run with it.
+So each checkpoint is written beside the last one, ``checkpoint.new/``, and swapped in by two
+renames (``checkpoint`` -> ``checkpoint.old``, ``checkpoint.new`` -> ``checkpoint``), each atomic
+on one file system; :func:`recover` finishes or undoes a swap a kill interrupted, so there is
+always one complete checkpoint.
+
+The metrics rows a checkpoint has trained travel inside it (``checkpoint/metrics.csv``): on a
+resume they are the run's metrics, whatever the kill left in the run's own ``metrics.csv``
+(which is written after the swap, itself through a temporary file and a rename). So do the
+settings a checkpoint can only be continued with (``checkpoint/run.json``: the variant, which
+names the observation encoding, the engine, and the modules' shape), which a resume checks.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+CHECKPOINT = "checkpoint"
+METRICS = "metrics.csv"
+RUN = "run.json"
+
+
+def _parts(output: Path) -> tuple[Path, Path, Path]:
+    current = output / CHECKPOINT
+    return current, current.with_name(CHECKPOINT + ".new"), current.with_name(CHECKPOINT + ".old")
+
+
+def recover(output: Path) -> None:
+    """Leave ``output`` with its last complete checkpoint in ``checkpoint/``, nothing beside.
+
+    ``checkpoint.old`` exists only once ``checkpoint.new`` is complete, so a run killed
+    between the renames has its new checkpoint in ``checkpoint.new``; a ``checkpoint.new``
+    beside ``checkpoint`` may be half-written and is removed.
+    """
+    current, new, old = _parts(output)
+    if not current.exists() and old.exists():
+        os.rename(new if new.exists() else old, current)
+    for leftover in (new, old):
+        if leftover.exists():
+            shutil.rmtree(leftover)
+
+
+def save(
+    output: Path,
+    write_checkpoint: Callable[[Path], None],
+    run: dict[str, Any],
+    rows: Sequence[dict[str, Any]],
+    columns: list[str],
+) -> None:
+    """Write a checkpoint beside the last one and swap it in.
+
+    ``write_checkpoint(folder)`` writes the algorithm's state; ``run`` (the settings it can
+    only be continued with) and the metrics ``rows`` are written into it too.
+    """
+    current, new, old = _parts(output)
+    if new.exists():
+        shutil.rmtree(new)
+    write_checkpoint(new)
+    (new / RUN).write_text(json.dumps(run, indent=1) + "\n")
+    write_metrics(new / METRICS, rows, columns)
+    if current.exists():
+        os.rename(current, old)
+    os.rename(new, current)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_metrics(path: Path, rows: Sequence[dict[str, Any]], columns: list[str]) -> None:
+    """Write ``rows`` as CSV to ``path`` through a temporary file: never half a file."""
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(temporary, path)
+
+
+def read_metrics(path: Path) -> list[dict[str, Any]]:
+    """The rows of a metrics file (none if it does not exist)."""
+    if not path.exists():
+        return []
+    with path.open() as handle:
+        return list(csv.DictReader(handle))
+
+
+def saved_run(output: Path, keys: Sequence[str]) -> dict[str, Any]:
+    """The settings the run's checkpoint needs, by name (``keys``).
+
+    A checkpoint written before they travelled with it has them in the run's
+    ``settings.txt`` (``key = repr(value)`` lines); such a run sampled through the environment.
+    """
+    path = output / CHECKPOINT / RUN
+    if path.exists():
+        loaded: dict[str, Any] = json.loads(path.read_text())
+        return loaded
+    older = output / "settings.txt"
+    if not older.exists():
+        return {}
+    found: dict[str, Any] = {"engine": "env"}
+    for line in older.read_text().splitlines():
+        key, equals, value = line.partition(" = ")
+        if equals and key in keys:
+            found[key] = ast.literal_eval(value)
+    return found
+
+
+def trained_rows(output: Path) -> list[dict[str, Any]]:
+    """The metrics of the run's checkpoint: its own copy, else (older runs) the run's file."""
+    inside = output / CHECKPOINT / METRICS
+    return read_metrics(inside if inside.exists() else output / METRICS)
