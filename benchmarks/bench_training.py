@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -38,10 +39,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from random_play import positive_int
-from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
 from zoo_games.catalog import find_variant, labels
-from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray, torch_threads
+
+try:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray, torch_threads
+except ImportError as missing:
+    sys.exit(
+        f'bench_training.py needs the rllib extra ({missing}): pip install -e ".[rllib,batched]"'
+    )
 
 VARIANTS = ("senet-kendall-5", "togyz-kumalak", "santorini-fixed")
 ENGINES = ("env", "batched")

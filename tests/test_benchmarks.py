@@ -214,6 +214,8 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
 
 
 def test_bench_training_rejects_bad_arguments_clearly() -> None:
+    for module in ("ray", "torch"):
+        pytest.importorskip(module)
     result = run("bench_training.py", "--iterations", "0")
     assert result.returncode == 2
     assert "--iterations: expected a whole number >= 1, got 0" in result.stderr
