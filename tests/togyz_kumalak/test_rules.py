@@ -1,6 +1,6 @@
 """Togyz Kumalak rule examples, one or more per rule of docs/togyz_kumalak.md.
 
-Positions are SPEC.md strings ``"<white holes>/<black holes> <white kazan> <black kazan>
+Positions are position strings ``"<white holes>/<black holes> <white kazan> <black kazan>
 <mover>"``; actions are the mover's hole number minus one.
 """
 
