@@ -19,7 +19,6 @@ the rules core's float for float), and :func:`potential_loop` runs it over the b
 from __future__ import annotations
 
 import importlib
-import types
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from zoo_games.batched import KERNEL_MODULES, make
+from zoo_games.batched import KERNEL_MODULES, kernels_of, make
 from zoo_games.catalog import find_variant
 from zoo_games.rllib.shaping import SHAPED_GAMES
 
@@ -90,15 +89,14 @@ class SelfPlayGames:
         variant = find_variant(label)
         self.engine = make(label, batch_size=games, seed=seed)
         game = self.engine.game
-        module: types.ModuleType = importlib.import_module(KERNEL_MODULES[game.name])
-        self._kernels = module.KERNELS
-        self._observer = variant.raw_env().observer
+        self._kernels = kernels_of(game)
+        self._observer = variant.observer
         self.observation = self.engine.observation
         self.action_mask = self.engine.action_mask
         self.current_player = self.engine.current_player
         self._shaped = shaping and game.name in SHAPED_GAMES
         self._config = np.array(self._kernels.config(game, variant.kwargs), dtype=np.int64)
-        self._potentials = potential_loop(module.__name__) if self._shaped else None
+        self._potentials = potential_loop(KERNEL_MODULES[game.name]) if self._shaped else None
         #: Each seat's potential when it last observed its game (0 without shaping).
         self.last_potential = np.zeros((games, 2), dtype=np.float64)
         self._new_potentials(np.arange(games, dtype=np.int64))
