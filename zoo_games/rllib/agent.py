@@ -12,7 +12,6 @@ Needs the ``rllib`` extra: ``pip install "zoo-games[rllib]"``.
 
 from __future__ import annotations
 
-import ast
 import logging
 import os
 from functools import cache
@@ -23,6 +22,8 @@ import torch
 from ray.rllib.core.rl_module.rl_module import RLModule
 
 from zoo_games.core.adapter import AGENTS
+from zoo_games.rllib import checkpoints
+from zoo_games.rllib.checkpoints import SETTINGS
 from zoo_games.rllib.policies import module_folder
 from zoo_games.rllib.policy_agent import ModuleAgent
 
@@ -61,17 +62,10 @@ class RLlibAgent(ModuleAgent):
 
 def read_settings(run_folder: Path) -> dict[str, Any]:
     """The ``key = value`` lines of a run's ``settings.txt``, values as Python literals."""
-    path = run_folder / "settings.txt"
+    path = run_folder / SETTINGS
     if not path.is_file():
-        raise ValueError(f"{run_folder} is not a zoo-games train run: it has no settings.txt")
-    settings: dict[str, Any] = {}
-    for line in path.read_text().splitlines():
-        key, equals, value = line.partition(" = ")
-        if equals:
-            try:
-                settings[key.strip()] = ast.literal_eval(value.strip())
-            except (ValueError, SyntaxError):
-                settings[key.strip()] = value.strip()
+        raise ValueError(f"{run_folder} is not a zoo-games train run: it has no {SETTINGS}")
+    settings = checkpoints.read_settings(path)
     if "variant" not in settings:
         raise ValueError(f"{path} names no variant")
     return settings

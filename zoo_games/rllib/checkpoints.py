@@ -28,6 +28,8 @@ from typing import Any
 CHECKPOINT = "checkpoint"
 METRICS = "metrics.csv"
 RUN = "run.json"
+#: A run's settings, one ``key = repr(value)`` line each (what :func:`read_settings` reads).
+SETTINGS = "settings.txt"
 
 
 def _parts(output: Path) -> tuple[Path, Path, Path]:
@@ -102,15 +104,24 @@ def saved_run(output: Path, keys: Sequence[str]) -> dict[str, Any]:
     if path.exists():
         loaded: dict[str, Any] = json.loads(path.read_text())
         return loaded
-    older = output / "settings.txt"
+    older = output / SETTINGS
     if not older.exists():
         return {}
-    found: dict[str, Any] = {"engine": "env"}
-    for line in older.read_text().splitlines():
+    settings = read_settings(older)
+    return {"engine": "env", **{key: settings[key] for key in keys if key in settings}}
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    """The ``key = value`` lines of a settings file, values as Python literals where they are."""
+    settings: dict[str, Any] = {}
+    for line in path.read_text().splitlines():
         key, equals, value = line.partition(" = ")
-        if equals and key in keys:
-            found[key] = ast.literal_eval(value)
-    return found
+        if equals:
+            try:
+                settings[key.strip()] = ast.literal_eval(value.strip())
+            except (ValueError, SyntaxError):
+                settings[key.strip()] = value.strip()
+    return settings
 
 
 def trained_rows(output: Path) -> list[dict[str, Any]]:

@@ -42,6 +42,7 @@ from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.checkpoints import (
     CHECKPOINT,
     METRICS,
+    SETTINGS,
     recover,
     save,
     saved_run,
@@ -544,7 +545,7 @@ def _save(algo: Any, rows: list[dict[str, Any]], output: Path, settings: TrainSe
         columns,
     )
     write_metrics(output / METRICS, rows, columns)
-    (output / "settings.txt").write_text(
+    (output / SETTINGS).write_text(
         "\n".join(f"{key} = {value!r}" for key, value in asdict(settings).items()) + "\n"
     )
     plot_learning_curve(
