@@ -35,8 +35,8 @@ user through a view of the right dtype and shape (``int8``, ``uint8`` or ``float
 
 How the loops reach a game's functions: numba inlines calls to functions it finds as
 globals, but a function passed as an argument is either called through a pointer (far
-slower: docs/batched.md, "How it is built") or makes the caller uncacheable. So the loops below are
-written once, as plain Python, against the global name ``game_kernels``, and
+slower: docs/batched.md, "How it is built") or makes the caller uncacheable. So the loops
+below are written once, as plain Python, against the global name ``game_kernels``, and
 :func:`compile_loops` compiles a copy of them for each game module with ``game_kernels``
 bound to it (cached on disk next to that module, under names prefixed with the game's).
 The kernels and helpers are compiled with ``inline="always"``: inlined at numba's level, their
@@ -46,12 +46,11 @@ array arguments need no reference counting per call, which made the step faster
 The batch loops themselves are compiled without numba's reference counting
 (:data:`UNCOUNTED`). Every view a loop takes (``states[game]``, a kernel's ``row[BOARD:]``)
 otherwise increments and decrements its array's reference count, an atomic operation through a
-function call, several times per game: a large part of Senet's ``legal_mask`` (docs/batched.md).
-The loops
-allocate nothing and return no array, and the engine holds every array they touch for the
-whole call, so the counts have nothing to protect. (``_nrt`` is numba's own switch for its
-runtime, used by its test suite; a caller compiling its own loops over the kernels, such as a
-search, gains the same by passing it.)
+function call, several times per game: a large part of Senet's ``legal_mask``
+(docs/batched.md). The loops allocate nothing and return no array, and the engine holds every
+array they touch for the whole call, so the counts have nothing to protect. (``_nrt`` is
+numba's own switch for its runtime, used by its test suite; a caller compiling its own loops
+over the kernels, such as a search, gains the same by passing it.)
 """
 
 from __future__ import annotations

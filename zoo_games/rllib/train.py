@@ -61,21 +61,18 @@ ENV_NAME = "zoo_games_turn_based"
 ENGINES = ("batched", "env")
 #: Games each runner plays at once, by engine. Batched: every game and seat makes an episode
 #: chunk per sampling call, whatever its length, and RLlib's learner connectors work chunk by
-#: chunk; 64 games (125 steps each per iteration of 8,000) sample nearly as fast as 256 (143k
-#: against 155-161k steps/s on Togyz Kumalak; 1,024 games: 37-83k) and made whole iterations
-#: 1.2-1.9x faster (30-37k against 16-26k steps/s; Santorini 11-14k against 9-10k; Senet
-#: about the same).
-#: Environment: eight environments stepped together, several times faster than one.
+#: chunk, so 64 games made whole iterations faster than 256 while sampling nearly as fast
+#: (docs/training.md, "Choosing the settings"). Environment: eight environments stepped
+#: together, several times faster than one.
 ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
-#: Iterations between evaluations, by engine: about the same minutes apart. 100 games against
-#: each of random and greedy took 0.9-2.3 s (Santorini, Togyz Kumalak, Senet), against
-#: iterations of 0.2-0.7 s on the batched engine (2-4 s on the environment): every 10
-#: batched iterations, a quarter to half of a run would go to evaluating.
+#: Iterations between evaluations, by engine, so that evaluations come about the same minutes
+#: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
+#: spend a large part of a run evaluating.
 EVAL_EVERY = {"batched": 50, "env": 10}
-#: Torch threads of the training process (its learner and local runner). Two threads on a
-#: 2-core machine made whole batched iterations 7-40x slower (600-2,100 steps/s against
-#: 13,000-28,000 with one) as soon as another process kept a core busy: torch's OpenMP threads
-#: wait for each other at every small matrix product. One thread is steady (docs/training.md).
+#: Torch threads of the training process (its learner and local runner). On a 2-core machine,
+#: two threads made whole iterations many times slower as soon as another process kept a core
+#: busy (torch's threads wait for each other at every small matrix product); one thread is
+#: steady (docs/training.md, "Choosing the settings").
 TORCH_THREADS = 1
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
@@ -134,9 +131,8 @@ class TrainSettings:
         whose budget is spent, or whose checkpoint these settings cannot continue (another
         variant, engine, network shape or policy split); and writing into a folder that
         already holds another run (it is never replaced), or an output folder that cannot be
-        created. Resuming, a checkpoint swap that a
-        kill interrupted is finished first (:func:`~zoo_games.rllib.checkpoints.recover`), and
-        an unset engine is the run's own.
+        created. Resuming, a checkpoint swap that a kill interrupted is finished first
+        (:func:`~zoo_games.rllib.checkpoints.recover`), and an unset engine is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
