@@ -50,20 +50,35 @@ def _session(variant: str, vs: str, seat: str, seed_text: str | None) -> Session
     seed = secrets.randbelow(2**31) if seed_text is None else _seed(seed_text)
     agents: dict[int, Agent] = {}
     shown, spec = named_spec(vs)
-    name = spec.partition(":")[0].strip()
-    if name == HUMAN:
-        if vs.strip() != HUMAN:
-            raise ValueError(f"--vs {vs!r}: a human takes no options and no name")
-    elif name not in names():
-        known = ", ".join([HUMAN, *names()])
-        raise ValueError(f"--vs {vs!r}: unknown opponent {name!r}; known opponents: {known}")
-    else:
+    try:
+        name = opponent_name(spec)
+    except ValueError as error:
+        raise ValueError(f"--vs {vs!r}: {error}") from None
+    if name is None and shown is not None:
+        raise ValueError(f"--vs {vs!r}: a human takes no options and no name")
+    if name is not None:
         try:
             agents[1 - SEATS.index(seat)] = make_from_spec(spec, seed=seed)
         except (ValueError, TypeError, ImportError, OSError) as error:  # e.g. no checkpoint file
             raise ValueError(f"--vs {vs!r}: {error}") from None
     shown_names = {} if shown is None else dict.fromkeys(agents, shown)
     return Session(chosen, agents, seed, names=shown_names)
+
+
+def opponent_name(spec: str) -> str | None:
+    """The agent an opponent spec names (``None``: a person); ``ValueError`` if none does.
+
+    A person (``human``) takes no options; an agent's own options are checked when it is made.
+    """
+    name = spec.partition(":")[0].strip()
+    if name == HUMAN:
+        if spec.strip() != HUMAN:
+            raise ValueError("a human takes no options")
+        return None
+    if name not in names():
+        known = ", ".join([HUMAN, *names()])
+        raise ValueError(f"unknown opponent {name!r}; known opponents: {known}")
+    return name
 
 
 def _seed(text: str) -> int:

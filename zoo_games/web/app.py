@@ -39,7 +39,8 @@ from starlette.routing import Route
 
 from zoo_games.agents import names
 from zoo_games.catalog import labels
-from zoo_games.web.new_game import HUMAN, SEATS, new_match
+from zoo_games.play.command import HUMAN, SEATS
+from zoo_games.web.new_game import new_match
 from zoo_games.web.page import STATIC_FILES, read_static_files
 from zoo_games.web.settings import MOST_BODY_BYTES, ServerSettings
 from zoo_games.web.store import Entry, GameGone, GameStore, TooManyGames

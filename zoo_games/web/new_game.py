@@ -11,13 +11,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from zoo_games.agents import Agent, make, names, parse_spec
+from zoo_games.agents import Agent, make, parse_spec
 from zoo_games.catalog import find_variant
+from zoo_games.play.command import SEATS, opponent_name
 from zoo_games.web.match import Match
 from zoo_games.web.settings import ServerSettings
 
-HUMAN = "human"
-SEATS = ("first", "second")
 FIELDS = ("variant", "opponent", "seat", "seed", "position")
 #: Seeds are whole numbers in [0, 2**53): numpy's generators take no negative seed, and a
 #: browser's numbers are exact only below 2**53.
@@ -41,11 +40,11 @@ def new_match(fields: dict[str, Any], settings: ServerSettings) -> Match:
         raise ValueError(f"seat {seat!r} is not allowed; allowed: {', '.join(SEATS)}")
     seed = _seed(fields.get("seed"))
     opponent = _text(fields, "opponent", "random")
-    agents = (
-        {}
-        if opponent.strip() == HUMAN
-        else {1 - SEATS.index(seat): _agent(opponent, seed, settings)}
-    )
+    try:
+        name = opponent_name(opponent)
+    except ValueError as error:
+        raise ValueError(f"opponent {opponent!r}: {error}") from None
+    agents = {} if name is None else {1 - SEATS.index(seat): _agent(name, opponent, seed, settings)}
     position = fields.get("position")
     if position is not None and not isinstance(position, str):
         raise ValueError("position must be a position string, or null for the initial position")
@@ -73,14 +72,8 @@ def _seed(value: object) -> int:
     return value
 
 
-def _agent(spec: str, seed: int, settings: ServerSettings) -> Agent:
-    """The agent ``spec`` names, seeded with the game's seed unless the spec sets one."""
-    name = spec.partition(":")[0].strip()
-    if name == HUMAN:
-        raise ValueError(f"opponent {spec!r}: a human takes no options")
-    if name not in names():
-        known = ", ".join([HUMAN, *names()])
-        raise ValueError(f"opponent {spec!r}: unknown opponent {name!r}; known opponents: {known}")
+def _agent(name: str, spec: str, seed: int, settings: ServerSettings) -> Agent:
+    """The agent ``name`` of ``spec``, seeded with the game's seed unless the spec sets one."""
     try:
         _, options = parse_spec(spec)
         budget = options.get(SECONDS)
