@@ -1,0 +1,92 @@
+"""The numpy policy-value network: its forward pass worked by hand, its files, its checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from zoo_games.alphazero import network
+from zoo_games.alphazero.network import PolicyValueNetwork
+
+
+def tiny() -> PolicyValueNetwork:
+    """Two inputs, one hidden layer of two units, three actions."""
+    return PolicyValueNetwork(
+        variant="toy",
+        observation_shape=(2,),
+        num_actions=3,
+        hidden=[(np.array([[1.0, 0.0], [0.0, -1.0]]), np.array([0.0, 0.5]))],
+        policy=(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([0.0, 0.0, -1.0])),
+        value=(np.array([[0.5, -0.5]]), np.array([0.0])),
+    )
+
+
+def test_the_forward_pass_is_relu_layers_then_logits_and_tanh_value() -> None:
+    # Input (2, 1): hidden = relu([2, -1 + 0.5]) = [2, 0]; logits = [2, 0, 2 - 1];
+    # value = tanh(0.5 * 2) = tanh(1).
+    logits, values = tiny()(np.array([[2, 1]], dtype=np.int8), np.ones((1, 3), np.int8))
+    assert logits.dtype == np.float32 and values.dtype == np.float32
+    np.testing.assert_allclose(logits, [[2.0, 0.0, 1.0]])
+    np.testing.assert_allclose(values, [np.tanh(1.0)], rtol=1e-6)
+
+
+def test_a_batch_is_evaluated_as_its_rows_one_at_a_time() -> None:
+    rng = np.random.default_rng(0)
+    observations = rng.integers(-3, 4, size=(5, 2)).astype(np.int8)
+    masks = np.ones((5, 3), np.int8)
+    logits, values = tiny()(observations, masks)
+    for row in range(5):
+        one_logits, one_value = tiny()(observations[row : row + 1], masks[row : row + 1])
+        np.testing.assert_allclose(logits[row], one_logits[0])
+        np.testing.assert_allclose(values[row], one_value[0])
+
+
+def test_a_saved_network_loads_equal(tmp_path: Path) -> None:
+    saved = tiny()
+    saved.trained = {"command": "zoo-games train toy", "seconds": 1.5}
+    saved.save(tmp_path / "run")
+    loaded = network.load(tmp_path / "run")
+    assert (loaded.variant, loaded.observation_shape, loaded.num_actions) == ("toy", (2,), 3)
+    assert loaded.hidden_sizes == [2] and loaded.trained == saved.trained
+    observations = np.array([[1, -2], [0, 3]], dtype=np.int8)
+    masks = np.ones((2, 3), np.int8)
+    for got, expected in zip(loaded(observations, masks), saved(observations, masks), strict=True):
+        np.testing.assert_allclose(got, expected)
+
+
+def test_a_folder_without_a_network_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="holds no saved network"):
+        network.load(tmp_path)
+
+
+def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
+    tiny().save(tmp_path)
+    text = (tmp_path / network.DESCRIPTION).read_text().replace('"format": 1', '"format": 99')
+    (tmp_path / network.DESCRIPTION).write_text(text)
+    with pytest.raises(ValueError, match="format 99"):
+        network.load(tmp_path)
+
+
+def test_layers_that_do_not_fit_together_are_refused() -> None:
+    with pytest.raises(ValueError, match="reads 3 inputs"):
+        PolicyValueNetwork(
+            "toy",
+            (2,),
+            3,
+            [(np.zeros((2, 3)), np.zeros(2))],
+            (np.zeros((3, 2)), np.zeros(3)),
+            (np.zeros((1, 2)), np.zeros(1)),
+        )
+    with pytest.raises(ValueError, match="3 logits and 1 value are needed"):
+        PolicyValueNetwork(
+            "toy", (2,), 3, [], (np.zeros((4, 2)), np.zeros(4)), (np.zeros((1, 2)), np.zeros(1))
+        )
+
+
+def test_a_network_of_another_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="trained on 'toy', it cannot play 'senet-kendall-5'"):
+        network.check_plays(tiny(), "senet-kendall-5", (2,), 3)
+    with pytest.raises(ValueError, match="reads observations"):
+        network.check_plays(tiny(), "toy", (4,), 3)
