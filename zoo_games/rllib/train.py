@@ -39,7 +39,11 @@ from ray.tune.registry import register_env
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
-from zoo_games.rllib.checkpoints import (
+from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
+from zoo_games.rllib.module import MaskedActorCritic
+from zoo_games.rllib.policies import policy_ids, policy_mapping
+from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
     SETTINGS,
@@ -49,12 +53,8 @@ from zoo_games.rllib.checkpoints import (
     trained_rows,
     write_metrics,
 )
-from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import check_evaluation, evaluate_against, win_rate_column
-from zoo_games.rllib.module import MaskedActorCritic
-from zoo_games.rllib.plot import plot_learning_curve
-from zoo_games.rllib.policies import policy_ids, policy_mapping
-from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training.evaluation import check_evaluation, evaluate_against, win_rate_column
+from zoo_games.training.plot import plot_learning_curve
 
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
@@ -132,7 +132,7 @@ class TrainSettings:
         variant, engine, network shape or policy split); and writing into a folder that
         already holds another run (it is never replaced), or an output folder that cannot be
         created. Resuming, a checkpoint swap that a kill interrupted is finished first
-        (:func:`~zoo_games.rllib.checkpoints.recover`), and an unset engine is the run's own.
+        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)

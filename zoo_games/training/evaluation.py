@@ -1,7 +1,8 @@
 """Playing a trained policy against baseline agents, with the arena.
 
 Each evaluation is an arena match (:func:`zoo_games.arena.run_arena`) between the trained
-policy, as a :class:`~zoo_games.rllib.policy_agent.ModuleAgent`, and one opponent spec
+player, as an agent (PPO's :class:`~zoo_games.rllib.policy_agent.ModuleAgent`, AlphaZero's
+network and search), and one opponent spec
 (``"random"``, ``"greedy"``, ``"mcts:simulations=100"``...): half the games with the trained
 side as ``player_0``, seeded, on the rules core. The result counts each game's outcome, so a
 loss in a game the policy never got to act in (possible with Senet's extra turns) still

@@ -1,0 +1,11 @@
+"""What every training algorithm's run writes and how it is judged, shared by PPO and AlphaZero.
+
+* :mod:`~zoo_games.training.checkpoints`: a checkpoint swapped in whole (a ``SIGKILL`` at any
+  moment leaves one complete checkpoint), with the metrics it trained;
+* :mod:`~zoo_games.training.evaluation`: the trained player against baseline agents, in the
+  arena;
+* :mod:`~zoo_games.training.plot`: the learning curve, strength against training time.
+
+None of them needs Ray or torch: they sit beside the agents and the arena, and both
+:mod:`zoo_games.rllib` and :mod:`zoo_games.alphazero` import them.
+"""
