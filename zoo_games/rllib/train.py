@@ -54,6 +54,7 @@ from zoo_games.training.checkpoints import (
     write_metrics,
 )
 from zoo_games.training.evaluation import check_evaluation, evaluate_against, win_rate_column
+from zoo_games.training.folders import check_creatable, new_run_folder
 from zoo_games.training.plot import plot_learning_curve
 
 ENV_NAME = "zoo_games_turn_based"
@@ -181,14 +182,9 @@ class TrainSettings:
                 raise ValueError(
                     f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
                 )
-        elif _holds_files(output):
-            if self.output_dir is not None:
-                raise ValueError(
-                    f"{output} already holds a run; use --resume to continue it, or another "
-                    "--output folder"
-                )
-            output = _fresh_folder(output)
-        _check_creatable(output)
+        else:
+            output = new_run_folder(output, chosen=self.output_dir is not None)
+        check_creatable(output)
         eval_every = EVAL_EVERY[engine] if self.eval_every is None else self.eval_every
         if eval_every < 0:
             raise ValueError(f"eval_every must be 0 or more, got {eval_every}")
@@ -243,35 +239,6 @@ def sampling(settings: TrainSettings) -> tuple[str, int]:
     if environments is None:
         environments = ENVIRONMENTS_PER_RUNNER.get(engine, 1)
     return engine, environments
-
-
-def _check_creatable(folder: Path) -> None:
-    """Refuse a folder that cannot be created, by creating it and removing what was made.
-
-    Only trying tells (permissions, a file on the way, ``/proc``, a full disk), and trying
-    here refuses it before Ray starts; removing it again leaves nothing behind a run that
-    stops before training (a cluster that cannot be joined).
-    """
-    missing = [path for path in (folder, *folder.parents) if not path.exists()]
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        problem = error.strerror or error
-        raise ValueError(f"cannot create the output folder {folder}: {problem}") from None
-    for made in missing:  # the deepest first
-        made.rmdir()
-
-
-def _holds_files(folder: Path) -> bool:
-    return folder.is_dir() and any(folder.iterdir())
-
-
-def _fresh_folder(taken: Path) -> Path:
-    """The first of ``taken-2``, ``taken-3``, ... that holds no run."""
-    number = 2
-    while _holds_files(taken.with_name(f"{taken.name}-{number}")):
-        number += 1
-    return taken.with_name(f"{taken.name}-{number}")
 
 
 def ppo_config(settings: TrainSettings) -> PPOConfig:
