@@ -23,14 +23,12 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import ray
-import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -56,6 +54,7 @@ from zoo_games.training.checkpoints import (
 from zoo_games.training.evaluation import check_evaluation, evaluate_against, win_rate_column
 from zoo_games.training.folders import check_creatable, new_run_folder
 from zoo_games.training.plot import plot_learning_curve
+from zoo_games.training.threads import torch_threads
 
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
@@ -70,11 +69,6 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
 #: spend a large part of a run evaluating.
 EVAL_EVERY = {"batched": 50, "env": 10}
-#: Torch threads of the training process (its learner and local runner). On a 2-core machine,
-#: two threads made whole iterations many times slower as soon as another process kept a core
-#: busy (torch's threads wait for each other at every small matrix product); one thread is
-#: steady (docs/training.md, "Choosing the settings").
-TORCH_THREADS = 1
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
 
@@ -349,17 +343,6 @@ def _reach_head(address: str) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     with socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT_SECONDS):
         pass
-
-
-@contextmanager
-def torch_threads(count: int = TORCH_THREADS) -> Iterator[None]:
-    """Run the block with ``count`` torch threads in this process, then restore the number."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> PairingResult:

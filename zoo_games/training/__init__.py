@@ -4,8 +4,11 @@
   moment leaves one complete checkpoint), with the metrics it trained;
 * :mod:`~zoo_games.training.evaluation`: the trained player against baseline agents, in the
   arena;
-* :mod:`~zoo_games.training.plot`: the learning curve, strength against training time.
+* :mod:`~zoo_games.training.plot`: the learning curve, strength against training time;
+* :mod:`~zoo_games.training.folders`: a new run's folder, never one holding another run;
+* :mod:`~zoo_games.training.threads`: the torch threads of a training process (the one
+  module here that needs torch).
 
-None of them needs Ray or torch: they sit beside the agents and the arena, and both
+None of them needs Ray: they sit beside the agents and the arena, and both
 :mod:`zoo_games.rllib` and :mod:`zoo_games.alphazero` import them.
 """
