@@ -51,7 +51,12 @@ from zoo_games.training.checkpoints import (
     trained_rows,
     write_metrics,
 )
-from zoo_games.training.evaluation import check_evaluation, evaluate_against, win_rate_column
+from zoo_games.training.evaluation import (
+    check_evaluation,
+    evaluate_against,
+    win_rate_column,
+    win_rates_text,
+)
 from zoo_games.training.folders import check_creatable, new_run_folder
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import torch_threads
@@ -470,14 +475,7 @@ def _progress_line(row: dict[str, Any]) -> str:
     text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
     if "env_steps" in row:  # not before the first iteration
         text += f"  steps {row['env_steps']}  entropy {row['entropy']}"
-    win_rates = [
-        f"{key.removeprefix('win_rate_vs_')} {float(value):.1%}"
-        for key, value in row.items()
-        if key.startswith("win_rate_vs_") and value != ""
-    ]
-    if win_rates:
-        text += "  win rate vs " + ", ".join(win_rates)
-    return text
+    return text + win_rates_text(row)
 
 
 def _save(algo: Any, rows: list[dict[str, Any]], output: Path, settings: TrainSettings) -> None:
