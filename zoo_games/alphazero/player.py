@@ -47,7 +47,8 @@ class NetworkPlayer(Agent):
         check_decision_node(state)
         if state.game.name != self._game.name or state.game.options() != self._game.options():
             raise ValueError(
-                f"this network plays {self.network.variant!r}, not {state.game.options()!r}"
+                f"this network plays {self.network.variant!r}; it was given a position of "
+                f"{state.game.name} {state.game.options()}"
             )
         if self._search is not None:
             row = self._kernels.row_from_state(state)[None]
