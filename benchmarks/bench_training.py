@@ -45,7 +45,8 @@ from zoo_games.catalog import find_variant, labels
 try:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-    from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray
+    from zoo_games.rllib.train import TrainSettings, ppo_config
+    from zoo_games.training.cluster import start_ray
     from zoo_games.training.threads import torch_threads
 except ImportError as missing:
     sys.exit(

@@ -223,7 +223,8 @@ def _train(args: argparse.Namespace) -> int:
         args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
     if "address" in args:
         _authenticate_to_cluster()
-    from zoo_games.rllib.train import ClusterConnectionError, TrainSettings, train
+    from zoo_games.rllib.train import TrainSettings, train
+    from zoo_games.training.cluster import ClusterConnectionError
 
     given: dict[str, Any] = {
         field: getattr(args, option) for option, field in TRAIN_OPTIONS.items() if option in args

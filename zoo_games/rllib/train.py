@@ -19,16 +19,13 @@ it; without, it starts Ray on this machine.
 from __future__ import annotations
 
 import importlib.util
-import logging
 import math
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import ray
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -51,6 +48,7 @@ from zoo_games.training.checkpoints import (
     trained_rows,
     write_metrics,
 )
+from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
     evaluate_against,
@@ -74,8 +72,6 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
 #: spend a large part of a run evaluating.
 EVAL_EVERY = {"batched": 50, "env": 10}
-#: How long joining a cluster waits for its head to answer at all.
-HEAD_TIMEOUT_SECONDS = 10
 
 
 @dataclass
@@ -304,50 +300,6 @@ def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, Pairin
         games,
         seed=settings.seed + 1,
     )
-
-
-class ClusterConnectionError(RuntimeError):
-    """The Ray cluster named by ``address`` could not be joined."""
-
-
-def start_ray(address: str | None) -> None:
-    """Start a Ray of this run's own, or join the cluster at ``address``.
-
-    Without an address Ray is started locally for this process alone (``address="local"``):
-    Ray's own default would join any cluster already running on the machine, and the run
-    would die with it. Ray's start-up chatter is kept to errors.
-    """
-    # RLlib's notice that PPO runs on its new API stack (what we ask for) and similar
-    # messages say nothing a user of this command can act on.
-    logging.getLogger("ray.rllib").setLevel(logging.ERROR)
-    if ray.is_initialized():
-        return
-    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-    if address is None:
-        ray.init(address="local", include_dashboard=False, **quiet)
-        return
-    try:
-        _reach_head(address)
-        ray.init(address=address, **quiet)
-    except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ClusterConnectionError(
-            f"could not join the Ray cluster at {address}: {reason} (is its head running "
-            "there? A cluster with token authentication needs RAY_AUTH_MODE=token and its "
-            "token in ~/.ray/auth_token or RAY_AUTH_TOKEN; see docs/training.md)"
-        ) from error
-
-
-def _reach_head(address: str) -> None:
-    """Fail within seconds if nothing listens at ``HOST:PORT`` (Ray itself retries for minutes).
-
-    ``auto`` names the cluster of this machine, which Ray finds itself.
-    """
-    if address == "auto":
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    with socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT_SECONDS):
-        pass
 
 
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> PairingResult:

@@ -6,9 +6,9 @@
   arena;
 * :mod:`~zoo_games.training.plot`: the learning curve, strength against training time;
 * :mod:`~zoo_games.training.folders`: a new run's folder, never one holding another run;
-* :mod:`~zoo_games.training.threads`: the torch threads of a training process (the one
-  module here that needs torch).
+* :mod:`~zoo_games.training.threads`: the torch threads of a training process (needs torch);
+* :mod:`~zoo_games.training.cluster`: a Ray of the run's own, or a cluster joined (needs Ray).
 
-None of them needs Ray: they sit beside the agents and the arena, and both
+They sit beside the agents and the arena, and both
 :mod:`zoo_games.rllib` and :mod:`zoo_games.alphazero` import them.
 """
