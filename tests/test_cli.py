@@ -218,7 +218,8 @@ def alphazero_runs(monkeypatch):
         (["--games", "0"], "must be 1 or more"),
         (["--simulations", "-3"], "must be 1 or more"),
         (["--algorithm", "muzero"], "invalid choice: 'muzero'"),
-        (["--address", "127.0.0.1:6379"], "--address is not available with --algorithm alphazero"),
+        (["--address", "127.0.0.1:6379"], "--address needs --workers 1 or more"),
+        (["--workers", "-1"], "must be 0 or more"),
     ],
 )
 @needs_alphazero

@@ -200,6 +200,7 @@ ALPHAZERO_OPTIONS = {
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
     "seed": "seed",
+    "workers": "workers",
     "address": "address",
 }
 #: The training algorithms, by ``--algorithm``, and the options each takes.
@@ -216,13 +217,13 @@ def _train(args: argparse.Namespace) -> int:
     if wrong:
         named = ", ".join("--" + name.replace("_", "-") for name in wrong)
         args.parser.error(f"{named} cannot be used with --algorithm {algorithm}")
+    if "address" in args:
+        _authenticate_to_cluster()
     if algorithm == "alphazero":
         return _train_alphazero(args)
     missing = [name for name in ("ray", "torch") if importlib.util.find_spec(name) is None]
     if missing:
         args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
-    if "address" in args:
-        _authenticate_to_cluster()
     from zoo_games.rllib.train import TrainSettings, train
     from zoo_games.training.cluster import ClusterConnectionError
 
@@ -246,10 +247,9 @@ def _train(args: argparse.Namespace) -> int:
 def _train_alphazero(args: argparse.Namespace) -> int:
     from zoo_games.alphazero.settings import AlphaZeroSettings
 
+    options = ALPHAZERO_OPTIONS.items()
     given: dict[str, Any] = {
-        field: getattr(args, option)
-        for option, field in ALPHAZERO_OPTIONS.items()
-        if option in args
+        field: getattr(args, option) for option, field in options if option in args
     }
     command = " ".join(["zoo-games", *args.argv])
     try:
@@ -257,8 +257,13 @@ def _train_alphazero(args: argparse.Namespace) -> int:
     except ValueError as problem:
         args.parser.error(str(problem))
     from zoo_games.alphazero.train import train
+    from zoo_games.training.cluster import ClusterConnectionError
 
-    train(settings)
+    try:
+        train(settings)
+    except ClusterConnectionError as problem:
+        print(f"zoo-games train: {problem}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -374,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     training.add_argument(
         "--simulations", type=at_least(1), help="alphazero: search simulations per move"
+    )
+    training.add_argument(
+        "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
     )
     training.add_argument("--env-runners", type=at_least(0), help="remote sampling workers")
     training.add_argument(

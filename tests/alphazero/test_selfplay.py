@@ -39,7 +39,7 @@ def play_until_a_game_ends(label: str, games: int, make_search: Any, seed: int =
     search = make_search(label, games, 1, seed)
     space = variant.observer.space
     buffer = ReplayBuffer(10_000, tuple(space.shape), np.dtype(space.dtype), engine.num_actions)
-    selfplay = SelfPlay(engine, search, buffer)
+    selfplay = SelfPlay(engine, search, buffer.add)
     network = random_network(label, seed)
     while buffer.added == 0:
         counts = selfplay.play(network, moves=1)

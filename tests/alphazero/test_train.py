@@ -91,7 +91,8 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"hidden": []}, "hidden must be one or more layer sizes"),
         ({"eval_games": 3}, "eval_games must be a positive even number"),
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
-        ({"address": "127.0.0.1:6379"}, "--address is not available with --algorithm alphazero"),
+        ({"address": "127.0.0.1:6379"}, "--address needs --workers 1 or more"),
+        ({"workers": -1}, "workers must be an integer, 0 or more"),
         ({"resume": True}, "nothing to resume"),
     ],
 )

@@ -45,6 +45,10 @@ class Search(Protocol):
         ...
 
 
+#: How a batched search is made: ``(variant, games, simulations, seed) -> Search``.
+SearchMaker = Callable[[str, int, int, int], Search]
+
+
 def make_search(variant: str, games: int, simulations: int, seed: int) -> Search:
     """The batched search of ``games`` positions of ``variant``, Gumbel root selection.
 

@@ -5,7 +5,7 @@ evaluated by the network in one batch across the games), and each position is re
 what the learner needs: the observation and legal actions of the player to move, the search's
 improved policy, and who moved. When a game ends (the engine restarts it at once), its result
 gives each of its recorded positions the outcome ``z`` from its mover's side (+1 won, -1
-lost, 0 drawn), and the positions go to the replay buffer. Senet's extra turns need nothing
+lost, 0 drawn), and the positions are kept (in the replay buffer). Senet's extra turns need nothing
 special: a player who moves twice in a row has two positions of its own.
 
 A game still under way when a run stops never reaches the buffer: its outcome is unknown.
@@ -13,12 +13,14 @@ A game still under way when a run stops never reaches the buffer: its outcome is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from zoo_games.alphazero.replay import Positions, ReplayBuffer
-from zoo_games.alphazero.searching import Evaluator, Search
+from zoo_games import batched
+from zoo_games.alphazero.replay import Positions
+from zoo_games.alphazero.searching import Evaluator, Search, SearchMaker
 from zoo_games.batched.engine import BatchedEngine
 
 
@@ -41,19 +43,25 @@ class SelfPlayCounts:
 
 
 class SelfPlay:
-    """The games of ``engine`` played by ``search``, their finished games sent to ``buffer``."""
+    """The games of ``engine`` played by ``search``; each finished game's positions to ``keep``.
 
-    def __init__(self, engine: BatchedEngine, search: Search, buffer: ReplayBuffer) -> None:
+    ``keep`` is the replay buffer's ``add`` in the training process; a self-play worker on a
+    cluster collects them to send back.
+    """
+
+    def __init__(
+        self, engine: BatchedEngine, search: Search, keep: Callable[[Positions], None]
+    ) -> None:
         self.engine = engine
         self.search = search
-        self.buffer = buffer
+        self.keep = keep
         self._steps: list[_Step] = []
         #: The step number of ``_steps[0]``, and of each game's first position.
         self._first_step = 0
         self._game_starts = np.zeros(engine.batch_size, dtype=np.int64)
 
     def play(self, evaluator: Evaluator, moves: int) -> SelfPlayCounts:
-        """Play ``moves`` moves in every game; the games that end go to the buffer."""
+        """Play ``moves`` moves in every game; the positions of the games that end are kept."""
         positions = games = 0
         for _ in range(moves):
             engine = self.engine
@@ -73,11 +81,11 @@ class SelfPlay:
         return SelfPlayCounts(positions, games)
 
     def _finish(self, game: int, rewards: np.ndarray) -> int:
-        """Send game ``game``'s positions to the buffer, with ``rewards`` as their outcomes."""
+        """Keep game ``game``'s positions, with ``rewards`` as their outcomes."""
         last = self._first_step + len(self._steps)
         steps = self._steps[self._game_starts[game] - self._first_step :]
         players = np.array([step.players[game] for step in steps], dtype=np.int64)
-        self.buffer.add(
+        self.keep(
             Positions(
                 observations=np.stack([step.observations[game] for step in steps]),
                 masks=np.stack([step.masks[game] for step in steps]),
@@ -94,3 +102,16 @@ class SelfPlay:
         if oldest > self._first_step:
             del self._steps[: oldest - self._first_step]
             self._first_step = oldest
+
+
+def make_selfplay(
+    variant: str,
+    games: int,
+    simulations: int,
+    seed: int,
+    make_search: SearchMaker,
+    keep: Callable[[Positions], None],
+) -> SelfPlay:
+    """Self-play of ``games`` games of ``variant`` at once, engine and search seeded by ``seed``."""
+    engine = batched.make(variant, batch_size=games, seed=seed)
+    return SelfPlay(engine, make_search(variant, games, simulations, seed), keep)

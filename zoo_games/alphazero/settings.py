@@ -55,6 +55,9 @@ class AlphaZeroSettings:
     #: Search simulations of the evaluated player (0: the network's policy alone).
     eval_simulations: int = 0
     seed: int = 0
+    #: Self-play workers (Ray actors of ``games`` games each; the learner stays here), on a
+    #: Ray of the run's own or on the cluster at ``address``; 0: self-play in this process.
+    workers: int = 0
     address: str | None = None
     resume: bool = False
     #: The command that started the run, saved with the network (``trained``).
@@ -63,23 +66,25 @@ class AlphaZeroSettings:
     def checked(self) -> AlphaZeroSettings:
         """These settings with ``output_dir`` decided, or ``ValueError`` saying what is wrong.
 
-        Refused: an unknown variant; a missing numba or torch; a cluster address (self-play
-        runs on this machine only); a budget that trains nothing; counts below what they mean;
-        evaluation games that cannot alternate seats or unknown opponents; resuming a run with
-        no checkpoint, a spent budget, or settings its checkpoint cannot continue; writing into
-        a folder that holds another run, or one that cannot be created.
+        Refused: an unknown variant; a missing numba or torch (or Ray, with workers); a
+        cluster address without workers to run there; a budget that trains nothing; counts
+        below what they mean; evaluation games that cannot alternate seats or unknown
+        opponents; resuming a run with no checkpoint, a spent budget, or settings its
+        checkpoint cannot continue; writing into a folder that holds another run, or one that
+        cannot be created.
         """
         find_variant(self.variant)
-        missing = [name for name in ("numba", "torch") if importlib.util.find_spec(name) is None]
+        needed = ("numba", "torch", "ray") if self.workers else ("numba", "torch")
+        missing = [name for name in needed if importlib.util.find_spec(name) is None]
         if missing:
             raise ValueError(
                 f"alphazero training needs {' and '.join(missing)}: "
                 'pip install "zoo-games[batched,rllib]"'
             )
-        if self.address is not None:
+        if self.address is not None and not self.workers:
             raise ValueError(
-                "--address is not available with --algorithm alphazero yet: its self-play "
-                "runs on this machine only"
+                "--address needs --workers 1 or more: the self-play workers are what runs on "
+                "the cluster"
             )
         check_evaluation(
             self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
@@ -98,6 +103,7 @@ class AlphaZeroSettings:
             ("eval_every", 0),
             ("eval_simulations", 0),
             ("seed", 0),
+            ("workers", 0),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:

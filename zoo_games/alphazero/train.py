@@ -29,18 +29,17 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 
-from zoo_games import batched
 from zoo_games.alphazero.learner import Learner, Losses, PolicyValueModel, to_numpy
 from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, PolicyValueNetwork
 from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.alphazero.replay import ReplayBuffer
-from zoo_games.alphazero.searching import Search, make_search
-from zoo_games.alphazero.selfplay import SelfPlay
+from zoo_games.alphazero.searching import SearchMaker, make_search
+from zoo_games.alphazero.selfplay import SelfPlayCounts, make_selfplay
 from zoo_games.alphazero.settings import AlphaZeroSettings, iterations_done
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
@@ -61,8 +60,13 @@ LEARNER = "learner.pt"
 REPLAY = "replay.npz"
 COUNTERS = "counters.json"
 
-#: How the batched search is made: ``(variant, games, simulations, seed) -> Search``.
-SearchMaker = Callable[[str, int, int, int], Search]
+
+class SelfPlayer(Protocol):
+    """Self-play here (:class:`~zoo_games.alphazero.selfplay.SelfPlay`) or on Ray actors."""
+
+    def play(self, network: PolicyValueNetwork, moves: int) -> SelfPlayCounts:
+        """Play ``moves`` moves in every game with ``network``; what was added."""
+        ...
 
 
 @dataclass
@@ -77,22 +81,41 @@ class Counters:
 
 
 class Run:
-    """One training run's parts: engine and search, buffer, learner, counters."""
+    """One training run's parts: self-play, replay buffer, learner, counters.
+
+    Self-play runs in this process, or on ``settings.workers`` Ray actors.
+    """
 
     def __init__(self, settings: AlphaZeroSettings, make: SearchMaker, seed: int) -> None:
         self.settings = settings
         variant = find_variant(settings.variant)
         self.observation_shape = tuple(variant.observer.space.shape)
         num_actions = variant.game.num_actions
-        engine = batched.make(variant.label, batch_size=settings.games, seed=seed)
-        search = make(variant.label, settings.games, settings.simulations, seed)
         self.buffer = ReplayBuffer(
             settings.replay_capacity,
             self.observation_shape,
             np.dtype(variant.observer.space.dtype),
             num_actions,
         )
-        self.selfplay = SelfPlay(engine, search, self.buffer)
+        self.selfplay: SelfPlayer
+        if settings.workers:
+            from zoo_games.alphazero.remote import RemoteSelfPlay
+            from zoo_games.training.cluster import start_ray
+
+            start_ray(settings.address)
+            self.selfplay = RemoteSelfPlay(
+                variant.label,
+                settings.games,
+                settings.simulations,
+                seed,
+                settings.workers,
+                make,
+                self.buffer.add,
+            )
+        else:
+            self.selfplay = make_selfplay(
+                variant.label, settings.games, settings.simulations, seed, make, self.buffer.add
+            )
         torch.manual_seed(settings.seed)
         model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
         self.learner = Learner(model, settings.lr, settings.weight_decay)
@@ -102,6 +125,12 @@ class Run:
     def network(self, trained: dict[str, Any] | None = None) -> PolicyValueNetwork:
         """The learner's current network as numpy arrays."""
         return to_numpy(self.learner.model, self.settings.variant, self.observation_shape, trained)
+
+    def stop(self) -> None:
+        """End the self-play workers, if any."""
+        stop = getattr(self.selfplay, "stop", None)
+        if stop is not None:
+            stop()
 
     def iterate(self) -> dict[str, Any]:
         """Self-play, then learning; the iteration's figures for ``metrics.csv``."""
@@ -164,7 +193,6 @@ def _train(
     assert settings.output_dir is not None
     output = Path(settings.output_dir).resolve()
     output.mkdir(parents=True, exist_ok=True)
-    columns = metrics_columns(settings.eval_opponents)
     rows: list[dict[str, Any]] = []
     if settings.resume:
         rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
@@ -176,6 +204,22 @@ def _train(
         else int(np.random.SeedSequence([settings.seed, iteration]).generate_state(1)[0])
     )
     run = Run(settings, make, seed)
+    try:
+        return _train_run(run, rows, output, settings, progress)
+    finally:
+        run.stop()
+
+
+def _train_run(
+    run: Run,
+    rows: list[dict[str, Any]],
+    output: Path,
+    settings: AlphaZeroSettings,
+    progress: Callable[[str], None],
+) -> PairingResult:
+    """Train ``run`` on from ``rows`` (its metrics so far), writing into ``output``."""
+    columns = metrics_columns(settings.eval_opponents)
+    iteration = iterations_done(rows)
     if settings.resume:
         run.read_checkpoint(output / CHECKPOINT)
         write_metrics(output / METRICS, rows, columns)

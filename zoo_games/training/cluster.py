@@ -1,7 +1,8 @@
-"""Joining a Ray cluster, or starting a Ray of the run's own (needs Ray, the ``rllib`` extra).
+"""Joining a Ray cluster, or starting a Ray of the run's own.
 
 PPO's sampling workers and AlphaZero's self-play workers both run on Ray, locally or on a
-cluster named by ``--address``.
+cluster named by ``--address``. Ray (the ``rllib`` extra) is imported when Ray is started, so
+that the command can name :class:`ClusterConnectionError` without it.
 """
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from __future__ import annotations
 import logging
 import socket
 from typing import Any
-
-import ray
 
 #: How long joining a cluster waits for its head to answer at all.
 HEAD_TIMEOUT_SECONDS = 10
@@ -29,6 +28,8 @@ def start_ray(address: str | None) -> None:
     """
     # RLlib's notice that PPO runs on its new API stack (what we ask for) and similar
     # messages say nothing a user of this command can act on.
+    import ray
+
     logging.getLogger("ray.rllib").setLevel(logging.ERROR)
     if ray.is_initialized():
         return
