@@ -110,7 +110,7 @@ def main() -> None:
             return 1
 
         search = make_search(variant.label, args.games, args.simulations, 0)
-        selfplay = SelfPlay(engine, search, buffer)
+        selfplay = SelfPlay(engine, search, buffer.add)
 
         def selfplay_move() -> int:
             selfplay.play(network, moves=1)

@@ -83,4 +83,4 @@ def test_illegal_actions_take_no_part_in_the_policy_loss() -> None:
             batch.outcomes,
         )
     after, _ = losses(trained, masked_only)
-    assert torch.isfinite(before) and float(after) == pytest.approx(0.0, abs=1e-6)
+    assert torch.isfinite(before) and after.item() == pytest.approx(0.0, abs=1e-6)

@@ -8,9 +8,8 @@ them a scripted search, and :func:`make_search` is the only code that names the 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -52,15 +51,11 @@ SearchMaker = Callable[[str, int, int, int], Search]
 def make_search(variant: str, games: int, simulations: int, seed: int) -> Search:
     """The batched search of ``games`` positions of ``variant``, Gumbel root selection.
 
-    Imported here, by name, and nowhere else in this package.
+    The only place in this package that names it.
     """
-    module: Any = importlib.import_module("zoo_games.batched.search")
-    search: Search = module.BatchedSearch(
-        variant,
-        games,
-        simulations,
-        selection="gumbel",
-        considered=CONSIDERED,
-        seed=seed,
+    from zoo_games.batched.alphazero import BatchedSearch
+
+    search: Search = BatchedSearch(
+        variant, games, simulations, selection="gumbel", considered=CONSIDERED, seed=seed
     )
     return search
