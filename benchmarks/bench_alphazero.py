@@ -31,9 +31,9 @@ try:
     import torch
 
     from zoo_games import batched
-    from zoo_games.alphazero.learner import Learner, PolicyValueModel, to_numpy
+    from zoo_games.alphazero.learner import Learner, PolicyValueModel, TorchEvaluator, to_numpy
     from zoo_games.alphazero.replay import Positions, ReplayBuffer
-    from zoo_games.alphazero.searching import make_search
+    from zoo_games.alphazero.searching import Evaluator, make_search
     from zoo_games.alphazero.selfplay import SelfPlay
     from zoo_games.alphazero.settings import AlphaZeroSettings
     from zoo_games.training.threads import torch_threads
@@ -112,9 +112,12 @@ def main() -> None:
         search = make_search(variant.label, args.games, args.simulations, 0)
         selfplay = SelfPlay(engine, search, buffer.add)
 
-        def selfplay_move() -> int:
-            selfplay.play(network, moves=1)
-            return args.games
+        def selfplay_move(evaluator: Evaluator) -> Callable[[], int]:
+            def move() -> int:
+                selfplay.play(evaluator, moves=1)
+                return args.games
+
+            return move
 
         rates = {
             f"network evaluations/s, numpy (batch {args.games})": per_second(
@@ -124,8 +127,11 @@ def main() -> None:
                 torch_batch, args.seconds
             ),
             f"learner steps/s (batch {args.batch_size})": per_second(learner_step, args.seconds),
-            f"self-play positions/s ({args.simulations} simulations)": per_second(
-                selfplay_move, args.seconds
+            f"self-play positions/s, numpy ({args.simulations} simulations)": per_second(
+                selfplay_move(network), args.seconds
+            ),
+            f"self-play positions/s, torch ({args.simulations} simulations)": per_second(
+                selfplay_move(TorchEvaluator(model)), args.seconds
             ),
         }
     for name, rate in rates.items():

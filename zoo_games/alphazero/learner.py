@@ -86,6 +86,29 @@ def from_numpy(network: PolicyValueNetwork) -> PolicyValueModel:
     return model
 
 
+class TorchEvaluator:
+    """A model as the batched search's leaf evaluator, run by torch in inference mode.
+
+    Self-play in the training process evaluates its leaves with this rather than the numpy
+    copy: torch keeps to the process's one thread (:mod:`zoo_games.training.threads`), where
+    numpy's BLAS starts threads of its own, which wait for each other and for torch's: numpy
+    evaluated many times slower than torch in a training process on the 2-core machine
+    (docs/training.md, "AlphaZero").
+    """
+
+    def __init__(self, model: PolicyValueModel) -> None:
+        self.model = model
+
+    def __call__(
+        self, observations: np.ndarray, masks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits, values)`` of a batch, ``float32``; ``masks`` are not applied."""
+        del masks
+        with torch.inference_mode():
+            logits, values = self.model(torch.from_numpy(np.ascontiguousarray(observations)))
+        return logits.numpy(), values.numpy()
+
+
 @dataclass(frozen=True)
 class Losses:
     """The two parts of one step's loss (weight decay is applied by the optimizer)."""

@@ -15,11 +15,14 @@ from typing import Any
 
 import numpy as np
 import ray
+import torch
 
+from zoo_games.alphazero.learner import TorchEvaluator, from_numpy
 from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.replay import Positions
 from zoo_games.alphazero.searching import SearchMaker
 from zoo_games.alphazero.selfplay import SelfPlayCounts, make_selfplay
+from zoo_games.training.threads import TORCH_THREADS
 
 
 class SelfPlayWorker:
@@ -36,8 +39,13 @@ class SelfPlayWorker:
     def play(
         self, network: PolicyValueNetwork, moves: int
     ) -> tuple[list[Positions], SelfPlayCounts]:
-        """``moves`` moves in every game; the positions of the games that ended meanwhile."""
-        counts = self._selfplay.play(network, moves)
+        """``moves`` moves in every game; the positions of the games that ended meanwhile.
+
+        The network runs in torch on one thread, as in the training process (see
+        :class:`~zoo_games.alphazero.learner.TorchEvaluator`).
+        """
+        torch.set_num_threads(TORCH_THREADS)
+        counts = self._selfplay.play(TorchEvaluator(from_numpy(network)), moves)
         kept = list(self._kept)
         self._kept.clear()
         return kept, counts

@@ -4,8 +4,9 @@
 iteration each:
 
 1. self-play (:mod:`~zoo_games.alphazero.selfplay`): ``moves`` moves in each of the batched
-   engine's ``games`` games, every move searched with the current network as its numpy copy
-   (faster than torch for these small batches, and what a remote worker would be sent);
+   engine's ``games`` games, every move searched, the search's leaves evaluated by the current
+   model in torch (:class:`~zoo_games.alphazero.learner.TorchEvaluator`; self-play workers
+   on Ray are sent its numpy copy);
 2. learning (:mod:`~zoo_games.alphazero.learner`): gradient steps on positions drawn from
    the replay buffer, ``replay_ratio`` positions drawn per position self-play added.
 
@@ -29,17 +30,23 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
-from zoo_games.alphazero.learner import Learner, Losses, PolicyValueModel, to_numpy
+from zoo_games.alphazero.learner import (
+    Learner,
+    Losses,
+    PolicyValueModel,
+    TorchEvaluator,
+    to_numpy,
+)
 from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, PolicyValueNetwork
 from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.alphazero.replay import ReplayBuffer
 from zoo_games.alphazero.searching import SearchMaker, make_search
-from zoo_games.alphazero.selfplay import SelfPlayCounts, make_selfplay
+from zoo_games.alphazero.selfplay import SelfPlay, make_selfplay
 from zoo_games.alphazero.settings import AlphaZeroSettings, iterations_done
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
@@ -55,18 +62,13 @@ from zoo_games.training.evaluation import evaluate_against, win_rate_column, win
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import torch_threads
 
+if TYPE_CHECKING:
+    from zoo_games.alphazero.remote import RemoteSelfPlay
+
 #: The files of a checkpoint, besides the network's and what every checkpoint holds.
 LEARNER = "learner.pt"
 REPLAY = "replay.npz"
 COUNTERS = "counters.json"
-
-
-class SelfPlayer(Protocol):
-    """Self-play here (:class:`~zoo_games.alphazero.selfplay.SelfPlay`) or on Ray actors."""
-
-    def play(self, network: PolicyValueNetwork, moves: int) -> SelfPlayCounts:
-        """Play ``moves`` moves in every game with ``network``; what was added."""
-        ...
 
 
 @dataclass
@@ -97,7 +99,7 @@ class Run:
             np.dtype(variant.observer.space.dtype),
             num_actions,
         )
-        self.selfplay: SelfPlayer
+        self.selfplay: SelfPlay | RemoteSelfPlay
         if settings.workers:
             from zoo_games.alphazero.remote import RemoteSelfPlay
             from zoo_games.training.cluster import start_ray
@@ -128,14 +130,16 @@ class Run:
 
     def stop(self) -> None:
         """End the self-play workers, if any."""
-        stop = getattr(self.selfplay, "stop", None)
-        if stop is not None:
-            stop()
+        if not isinstance(self.selfplay, SelfPlay):
+            self.selfplay.stop()
 
     def iterate(self) -> dict[str, Any]:
         """Self-play, then learning; the iteration's figures for ``metrics.csv``."""
         settings = self.settings
-        played = self.selfplay.play(self.network(), settings.moves)
+        if isinstance(self.selfplay, SelfPlay):  # here: torch, on this process's one thread
+            played = self.selfplay.play(TorchEvaluator(self.learner.model), settings.moves)
+        else:  # the workers are sent the numpy network
+            played = self.selfplay.play(self.network(), settings.moves)
         self.counters.positions += played.positions
         self.counters.games += played.games
         self.counters.owed_samples += played.positions * settings.replay_ratio
