@@ -106,6 +106,9 @@ EXTRAS = {
     "zoo_games.batched": ("numba", "batched"),
     "from zoo_games import batched": ("numba", "batched"),
     "batched-mcts": ("numba", "batched"),
+    # AlphaZero plays on the batched engine and learns with torch.
+    "zoo_games.alphazero": ("numba", "batched"),
+    "zoo_games.alphazero.train": ("torch", "rllib"),
 }
 
 

@@ -36,8 +36,8 @@ class AlphaZeroSettings:
     games: int = 256
     simulations: int = 32
     moves: int = 16
-    # Three layers of 128: the numpy forward pass of self-play evaluated this twice as fast
-    # as two of 256 (docs/training.md, "AlphaZero").
+    # Three layers of 128: evaluated nearly twice as fast as two of 256, with about as many
+    # weights (docs/training.md, "Speed of the parts").
     hidden: list[int] = field(default_factory=lambda: [128, 128, 128])
     batch_size: int = 512
     #: Positions sampled by the learner per position self-play adds: each position is
@@ -47,7 +47,9 @@ class AlphaZeroSettings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     #: Iterations between evaluations and checkpoints (0: only at the start and the end).
-    eval_every: int = 25
+    #: An evaluation takes about a second; a checkpoint writes the replay buffer, up to a
+    #: few hundred MB for Santorini, so they come about a minute apart, not more often.
+    eval_every: int = 100
     eval_games: int = 40
     final_eval_games: int = 200
     #: Agent specs the network is evaluated against, each a ``win_rate_vs_<opponent>`` column.
