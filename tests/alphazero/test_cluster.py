@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import AlphaZeroSettings
 from zoo_games.alphazero.train import train
 
-TINY = {
+TINY: dict[str, Any] = {
     "variant": "togyz-kumalak",
     "games": 4,
     "simulations": 2,
