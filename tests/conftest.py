@@ -32,6 +32,7 @@ from zoo_games.core.game import CHANCE, TERMINAL, Game
 SLOW = (
     "tests/rllib/",
     "tests/alphazero/test_cluster.py",
+    "tests/alphazero/test_command.py",
     "tests/agents/test_rllib_agent.py",
     "tests/test_tutorials.py",
     "tests/web/test_browser.py",
