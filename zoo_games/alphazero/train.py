@@ -73,7 +73,7 @@ COUNTERS = "counters.json"
 
 @dataclass
 class Counters:
-    """What a run has done so far, and the learner's sampling generator."""
+    """What a run has done so far (saved in its checkpoint, with the learner's generator)."""
 
     positions: int = 0
     games: int = 0
