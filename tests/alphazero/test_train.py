@@ -115,6 +115,16 @@ def test_a_resume_its_checkpoint_cannot_continue_is_refused(tmp_path, make_scrip
         AlphaZeroSettings(**{**asked, "resume": False}).checked()
 
 
+def test_a_ppo_run_is_not_resumed_with_alphazero(tmp_path):
+    checkpoint = tmp_path / "run" / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    ppo = {"variant": "togyz-kumalak", "engine": "batched", "shared_policy": True, "hidden": [16]}
+    (checkpoint / "run.json").write_text(json.dumps(ppo))
+    settings = AlphaZeroSettings(**{**TINY, "output_dir": str(checkpoint.parent), "resume": True})
+    with pytest.raises(ValueError, match="with --algorithm alphazero: it was trained with ppo"):
+        settings.checked()
+
+
 TRAIN = """
 import runpy, sys
 from zoo_games.alphazero.settings import AlphaZeroSettings

@@ -92,6 +92,14 @@ def test_a_resume_the_checkpoint_cannot_continue_is_refused(tmp_path, overrides,
         TrainSettings(output_dir=str(run), resume=True, **asked).checked()
 
 
+def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
+    run = saved_run(tmp_path, algorithm="alphazero")
+    with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):
+        TrainSettings(
+            output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[64, 64], iterations=5
+        ).checked()
+
+
 def test_a_resume_continues_with_the_runs_engine_and_trained_rows(tmp_path):
     run = saved_run(tmp_path)
     (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n4,2.0\n")  # ahead: killed

@@ -207,6 +207,11 @@ def _continued(output: Path, asked: dict[str, Any], engine_given: str | None) ->
     An engine left unset continues with the run's own.
     """
     saved = saved_run(output, list(asked))
+    if "algorithm" in saved:  # only AlphaZero's runs name theirs
+        raise ValueError(
+            f"the run in {output} was trained with --algorithm {saved['algorithm']}; resume it "
+            "with that algorithm"
+        )
     if engine_given is None and "engine" in saved:
         asked["engine"] = saved["engine"]
     for name, value in saved.items():
