@@ -120,14 +120,6 @@ def backup(nodes: np.ndarray, path: np.ndarray, depth: Integer, value: float) ->
         nodes[path[index]].total += value
 
 
-@njit(cache=True, inline="always")
-def mean_value(nodes: np.ndarray, node: Integer) -> float:
-    """``player_0``'s value of a node: solved, else the mean of its simulations (0 unvisited)."""
-    if nodes[node].solved != OPEN:
-        return float(nodes[node].solved)
-    return float(nodes[node].total / max(nodes[node].visits, 1))
-
-
 @njit(cache=True)
 def solve(nodes: np.ndarray, node: Integer, probabilities: np.ndarray) -> bool:
     """Mark ``node`` solved if its children decide it (MCTS-Solver); whether it now is.
