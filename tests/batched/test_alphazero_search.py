@@ -254,3 +254,18 @@ def test_bad_rows_and_evaluators_are_refused():
     waiting = rows_of("senet-kendall-5", "CSCSCSCSCS.................... S")
     with pytest.raises(ValueError, match="waits for chance"):
         senet.run(waiting, uniform_evaluator)
+
+
+def test_puct_targets_are_the_root_visits():
+    label = "santorini-fixed"
+    rows, masks = played_rows(label, 3, 6, seed=8)
+    search = BatchedSearch(label, 3, 40, selection="puct", seed=3)
+    for explore in (True, False):
+        result = search.run(rows, observation_evaluator, explore=explore)
+        check_result(result, masks)
+        visits = result.visits.astype(np.float64)
+        assert result.policy == pytest.approx(visits / visits.sum(axis=1, keepdims=True))
+        assert (result.visits.sum(axis=1) == 40).all()
+        assert (result.visits[np.arange(3), result.actions] > 0).all()
+        if not explore:
+            assert (result.visits[np.arange(3), result.actions] == visits.max(axis=1)).all()

@@ -162,7 +162,10 @@ class BatchedSearch:
 
     @property
     def nodes(self) -> np.ndarray:
-        """The trees of the last search, read-only (only the first ``size`` nodes are in use)."""
+        """The trees of the last search, read-only: row ``g`` is game ``g``'s, node 0 its root.
+
+        Only the nodes reachable from a root belong to its tree (the arrays are reused).
+        """
         return _read_only(self._nodes)
 
     @property
