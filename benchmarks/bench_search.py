@@ -11,6 +11,11 @@ searches (numba loading or compiling its code) are not counted.
 Also printed, unless ``--skip-compile``: the seconds of a first ``batched-mcts`` move per
 game in a fresh process with an empty numba cache (compiling), then with that cache (loading).
 
+Last, the batched AlphaZero search (:class:`zoo_games.batched.alphazero.BatchedSearch`) with
+the uniform evaluator, so that the figure is the search's own cost without a network: its
+simulations per second over all games, searching ``--batch`` positions of seeded random games
+with ``--batch-simulations`` each (median of ``--runs`` searches, after one to load the code).
+
     python benchmarks/bench_search.py --runs 3 --simulations 2000
 """
 
@@ -25,8 +30,10 @@ import sys
 import tempfile
 import time
 
-from zoo_games import agents
+from zoo_games import agents, batched
 from zoo_games.agents.mcts import SearchResult
+from zoo_games.batched.alphazero import BatchedSearch
+from zoo_games.batched.evaluators import uniform_evaluator
 from zoo_games.catalog import find_variant
 from zoo_games.core.game import CHANCE, GameState
 
@@ -108,6 +115,21 @@ def compile_times(labels: list[str]) -> list[tuple[str, float, float]]:
     return [(label, float(outputs[0][label]), float(outputs[1][label])) for label in labels]
 
 
+def alphazero_rate(label: str, games: int, simulations: int, runs: int) -> float:
+    """Median simulations/s (all games together) of the batched AlphaZero search."""
+    engine = batched.make(label, batch_size=games, seed=0)
+    for _ in range(20):
+        engine.step(engine.sample_legal_actions())
+    search = BatchedSearch(label, games, simulations, seed=0)
+    search.run(engine.states, uniform_evaluator)
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        search.run(engine.states, uniform_evaluator)
+        rates.append(games * simulations / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
@@ -115,6 +137,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=5, help="positions per variant")
     parser.add_argument("--runs", type=int, default=3, help="searches per position and agent")
     parser.add_argument("--skip-compile", action="store_true", help="skip the compile timing")
+    parser.add_argument("--batch", type=int, default=256, help="games of the AlphaZero search")
+    parser.add_argument(
+        "--batch-simulations", type=int, default=32, help="per game, AlphaZero search"
+    )
     args = parser.parse_args(argv)
     for label in args.variants:
         find_variant(label)  # a bad label fails before any measurement
@@ -131,6 +157,13 @@ def main(argv: list[str] | None = None) -> None:
         print("\nfirst batched-mcts move, seconds: empty numba cache (compiling), then cached")
         for label, compiling, cached in compile_times(args.variants):
             print(f"{label:<20}{compiling:>8.1f}{cached:>8.1f}")
+    print(
+        f"\nbatched AlphaZero search, uniform evaluator, {args.batch} games x"
+        f" {args.batch_simulations} simulations: simulations/s"
+    )
+    for label in args.variants:
+        rate = alphazero_rate(label, args.batch, args.batch_simulations, args.runs)
+        print(f"{label:<20}{rate:>12,.0f}")
 
 
 if __name__ == "__main__":

@@ -142,6 +142,18 @@ def test_bench_batched_runs(tmp_path: Path) -> None:
     assert plot.exists()
 
 
+def test_bench_search_runs_both_searches() -> None:
+    pytest.importorskip("numba")
+    result = run(
+        "bench_search.py",
+        *("--variants", "togyz-kumalak", "--simulations", "20", "--positions", "1"),
+        *("--runs", "1", "--skip-compile", "--batch", "4", "--batch-simulations", "4"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "batched AlphaZero search, uniform evaluator, 4 games x 4 simulations" in result.stdout
+    assert result.stdout.count("togyz-kumalak") == 2
+
+
 def test_bench_threads_measures_each_layer_alone_and_beside_a_busy_process() -> None:
     pytest.importorskip("numba")
     result = run(

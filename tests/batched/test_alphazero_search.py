@@ -14,7 +14,8 @@ from zoo_games import batched
 from zoo_games.batched import kernels_of
 from zoo_games.batched.alphazero import BatchedSearch, SearchResult
 from zoo_games.batched.evaluators import uniform_evaluator
-from zoo_games.batched.tree import considered_visit_schedule
+from zoo_games.batched.selection import considered_visit_schedule
+from zoo_games.core.game import CHANCE
 from zoo_games.senet.rules import THROW_PROBABILITIES
 
 # player_1's worker on r2c2 (level 2) threatens to climb onto r3c3 (level 3). player_0's
@@ -109,8 +110,7 @@ def test_a_tiny_tree_worked_out_by_hand():
     sigma = 5.2
     expected = np.array([math.exp(sigma), 1.0]) / (math.exp(sigma) + 1.0)
     assert result.policy[0, [90, 92]] == pytest.approx(expected, rel=1e-5)
-    trees = search.trees
-    assert trees.visits[0, 0] == 4 and trees.size[0] == 4
+    assert search.nodes[0, 0]["visits"] == 4
 
 
 def test_gumbels_choice_when_every_root_action_is_visited():
@@ -120,20 +120,23 @@ def test_gumbels_choice_when_every_root_action_is_visited():
     search = BatchedSearch(label, 4, 64, considered=16, seed=1)
     result = search.run(rows, observation_evaluator, explore=False)
     check_result(result, masks)
-    trees = search.trees
     for k in range(4):
-        legal = np.flatnonzero(masks[k])
-        assert (result.visits[k, legal] > 0).all()
-        sign = 1.0 if trees.player[k, 0] == 0 else -1.0
-        children = trees.children[k, 0, legal]
-        q = sign * trees.value_sum[k, children] / trees.visits[k, children]
-        most = result.visits[k, legal].max()
+        root = search.nodes[k, 0]
+        children = np.arange(root["first"], root["first"] + root["count"])
+        nodes = search.nodes[k, children]
+        assert (nodes["visits"] > 0).all()
+        assert sorted(nodes["action"]) == np.flatnonzero(masks[k]).tolist()
+        sign = 1.0 if root["player"] == 0 else -1.0
+        q = sign * nodes["total"] / nodes["visits"]
+        most = nodes["visits"].max()
         sigma = (50 + most) * 0.1 * (q - q.min()) / max(q.max() - q.min(), 1e-8)
-        score = trees.logits[k, 0, legal] + sigma
-        score[result.visits[k, legal] != most] = -np.inf
-        assert result.actions[k] == legal[np.argmax(score)]
-        improved = np.exp(trees.logits[k, 0, legal] + sigma)
-        assert result.policy[k, legal] == pytest.approx(improved / improved.sum(), rel=1e-4)
+        logits = search.priors[k, children]
+        score = np.where(nodes["visits"] == most, logits + sigma, -np.inf)
+        assert result.actions[k] == nodes["action"][np.argmax(score)]
+        improved = np.exp(logits + sigma)
+        assert result.policy[k, nodes["action"]] == pytest.approx(
+            improved / improved.sum(), rel=1e-4
+        )
 
 
 def test_chance_outcomes_are_visited_as_often_as_they_come_up():
@@ -142,13 +145,12 @@ def test_chance_outcomes_are_visited_as_often_as_they_come_up():
     rows, _ = played_rows(label, 1, 10, seed=2)
     search = BatchedSearch(label, 1, 1600, considered=1, seed=0)
     result = search.run(rows, uniform_evaluator)
-    trees = search.trees
-    chance = trees.children[0, 0, result.actions[0]]
-    assert trees.kind[0, chance] == 2  # a chance node: the next throw is pending
-    throws = trees.children[0, chance, : len(THROW_PROBABILITIES) + 1]
-    shares = {
-        t: trees.visits[0, c] / trees.visits[0, chance] for t, c in enumerate(throws) if c >= 0
-    }
+    tree = search.nodes[0]
+    root_children = tree[tree[0]["first"] : tree[0]["first"] + tree[0]["count"]]
+    chance = tree[0]["first"] + np.flatnonzero(root_children["action"] == result.actions[0])[0]
+    assert tree[chance]["player"] == CHANCE  # the next throw is pending
+    throws = tree[tree[chance]["first"] : tree[chance]["first"] + tree[chance]["count"]]
+    shares = dict(zip(throws["action"], throws["visits"] / tree[chance]["visits"], strict=True))
     for throw, probability in THROW_PROBABILITIES:
         assert shares[throw] == pytest.approx(probability, abs=0.05)
 
@@ -252,3 +254,18 @@ def test_bad_rows_and_evaluators_are_refused():
     waiting = rows_of("senet-kendall-5", "CSCSCSCSCS.................... S")
     with pytest.raises(ValueError, match="waits for chance"):
         senet.run(waiting, uniform_evaluator)
+
+
+def test_puct_targets_are_the_root_visits():
+    label = "santorini-fixed"
+    rows, masks = played_rows(label, 3, 6, seed=8)
+    search = BatchedSearch(label, 3, 40, selection="puct", seed=3)
+    for explore in (True, False):
+        result = search.run(rows, observation_evaluator, explore=explore)
+        check_result(result, masks)
+        visits = result.visits.astype(np.float64)
+        assert result.policy == pytest.approx(visits / visits.sum(axis=1, keepdims=True))
+        assert (result.visits.sum(axis=1) == 40).all()
+        assert (result.visits[np.arange(3), result.actions] > 0).all()
+        if not explore:
+            assert (result.visits[np.arange(3), result.actions] == visits.max(axis=1)).all()

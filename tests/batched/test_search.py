@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import random
 
@@ -30,7 +31,7 @@ from zoo_games.agents.evaluation import (
     winning_actions,
 )
 from zoo_games.batched import KERNEL_MODULES
-from zoo_games.batched.search import OPEN
+from zoo_games.batched.tree import OPEN
 from zoo_games.catalog import find_variant, labels
 from zoo_games.core.game import CHANCE
 
@@ -292,3 +293,39 @@ def test_it_refuses_chance_and_terminal_states():
     for state in (chance, over):
         with pytest.raises(ValueError):
             batched_mcts().act(state)
+
+
+#: A hash of the moves and root visit counts of three seeded games per variant (14 moves
+#: each, 150 simulations per move), recorded from the search before it moved onto the tree
+#: shared with the AlphaZero search: the same seed still plays the same moves.
+MOVES_OF_SEEDED_GAMES = {
+    "senet-kendall-5": "e810bc10e63752ee",
+    "senet-skyruk-7": "cbdd002f4fcef0a1",
+    "togyz-kumalak": "b9cee9605ab0a667",
+    "santorini-fixed": "9a47011afef85b66",
+    "santorini-placement": "14f69607b253a560",
+}
+
+
+@pytest.mark.parametrize("label", list(MOVES_OF_SEEDED_GAMES))
+def test_seeded_games_play_the_recorded_moves(label):
+    game = game_of(label)
+    moves = []
+    for seed in range(3):
+        rng = random.Random(seed)
+        agent = batched_mcts(simulations=150, seed=seed)
+        state = game.new_initial_state()
+        plies = 0
+        while not state.is_terminal() and plies < 14:
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+                continue
+            action = agent.act(state)
+            assert agent.last_search is not None
+            moves.append(action)
+            moves.append(sorted(agent.last_search.visit_counts.items()))
+            state.apply_action(action)
+            plies += 1
+    digest = hashlib.sha256(repr(moves).encode()).hexdigest()[:16]
+    assert digest == MOVES_OF_SEEDED_GAMES[label]

@@ -1,10 +1,11 @@
 """The batched search of AlphaZero: many games' trees searched at once, leaves scored together.
 
-A simulation is split into compiled steps over every game of the batch: the descent
-(:mod:`zoo_games.batched.descent`: select down each tree to a leaf, sampling chance), then one
-call of the :class:`~zoo_games.batched.evaluators.LeafEvaluator` from Python for all the leaves
-that need it, then the expansion and backup (:func:`zoo_games.batched.tree.expand_and_backup`).
-The root of each game is evaluated first, in the same way.
+A simulation is split into compiled steps over every game of the batch
+(:mod:`zoo_games.batched.alphazero_steps`): the descent (select down each tree to a leaf,
+sampling chance), then one call of the :class:`~zoo_games.batched.evaluators.LeafEvaluator`
+from Python for all the leaves that need it, then the expansion and backup. The root of each
+game is evaluated first, in the same way. The trees are those of :mod:`zoo_games.batched.tree`,
+one row of a 2-D array per game; the selection rules are in :mod:`zoo_games.batched.selection`.
 
 Root selection is Gumbel (Danihelka et al. 2022) by default: Gumbel noise ``g`` is drawn once per
 root, Sequential Halving over the simulation budget visits the top ``min(considered, legal)``
@@ -22,20 +23,21 @@ from typing import Any
 import numpy as np
 
 from zoo_games.batched import kernels_of
-from zoo_games.batched.descent import compile_descent
-from zoo_games.batched.evaluators import LeafEvaluator
-from zoo_games.batched.rng import seed_states
-from zoo_games.batched.tree import (
-    FINISHED,
-    GUMBEL,
-    SELECTIONS,
-    Trees,
-    considered_visit_schedule,
+from zoo_games.batched.alphazero_steps import (
+    compile_descent,
     expand_and_backup,
-    gumbel_noise,
     reset_roots,
     summarize_roots,
 )
+from zoo_games.batched.evaluators import LeafEvaluator
+from zoo_games.batched.rng import seed_states
+from zoo_games.batched.selection import (
+    GUMBEL,
+    SELECTIONS,
+    considered_visit_schedule,
+    gumbel_noise,
+)
+from zoo_games.batched.tree import NODE, OPEN
 from zoo_games.catalog import Variant, find_variant
 
 
@@ -51,6 +53,12 @@ class SearchResult:
     root_values: np.ndarray
     #: ``(n, num_actions)`` ``int32``: the visits of each root action.
     visits: np.ndarray
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _positive_int(name: str, value: Any, least: int) -> int:
@@ -79,9 +87,12 @@ class BatchedSearch:
     search does not depend on the others searched with it, and runs go on from where the last
     one left the generators.
 
-    The trees hold room for the root and two nodes per simulation, each with a logit and a
-    child index per action: about ``(2 * simulations + 2) * num_actions * 8`` bytes per game
-    (``search.trees.bytes_per_game``), allocated once.
+    The trees are allocated once, with room for the root's children and, per simulation, the
+    children of one leaf and the outcomes of one chance node: 40 bytes a node, about
+    ``40 * (simulations + 1) * num_actions`` bytes per game (:attr:`bytes_per_game`).
+    Read-only views of the last search's trees: :attr:`nodes` (``(num_games, max_nodes)``
+    :data:`~zoo_games.batched.tree.NODE` records, node 0 the root of each game), :attr:`priors`
+    and :attr:`raw_values`.
     """
 
     def __init__(
@@ -119,20 +130,25 @@ class BatchedSearch:
         space = chosen.observer.space
         self.observation_dtype = np.dtype(space.dtype)
         self.observation_shape = tuple(space.shape)
-        self._descend = compile_descent(self.kernels.module)
-        self._chance_outcome = getattr(self.kernels.module, "chance_outcome", None)
+        module = self.kernels.module
+        self._descend = compile_descent(module)
+        self._chance_outcome = getattr(module, "chance_outcome", None)
+        outcomes = len(getattr(module, "OUTCOME_PROBABILITY", ()))
         self._config = np.array(self.kernels.config(game, chosen.kwargs), dtype=np.int64)
         self._rngs = seed_states(self.seed, self.num_games)
         self._noise = [np.random.default_rng([self.seed, g]) for g in range(self.num_games)]
-        max_nodes = 2 * self.simulations + 2
-        self.trees = Trees(self.num_games, max_nodes, self.num_actions)
+        max_nodes = 1 + self.num_actions + self.simulations * (self.num_actions + outcomes)
+        self._nodes = np.zeros((self.num_games, max_nodes), dtype=NODE)
+        self._priors = np.zeros((self.num_games, max_nodes), dtype=np.float32)
+        self._raw_values = np.zeros((self.num_games, max_nodes), dtype=np.float32)
+        self._sizes = np.zeros((self.num_games, 1), dtype=np.int64)
         self._schedules = np.stack(
             [np.zeros(self.simulations, dtype=np.int32)]
             + [considered_visit_schedule(m, self.simulations) for m in range(1, considered + 1)]
         )
         games = self.num_games
         observation_bytes = int(np.prod(self.observation_shape)) * self.observation_dtype.itemsize
-        self._paths = np.zeros((games, max_nodes), dtype=np.int32)
+        self._paths = np.zeros((games, 2 * self.simulations + 2), dtype=np.int64)
         self._depths = np.zeros(games, dtype=np.int32)
         self._leaf_rows = np.zeros((games, self.row_length), dtype=np.uint8)
         self._leaf_masks = np.zeros((games, self.num_actions), dtype=np.int8)
@@ -143,6 +159,30 @@ class BatchedSearch:
         self._evaluated_values = np.zeros(games, dtype=np.float32)
         self._gumbel = np.zeros((games, self.num_actions), dtype=np.float64)
         self._scratch = np.zeros(self.num_actions, dtype=np.float64)
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """The trees of the last search, read-only: row ``g`` is game ``g``'s, node 0 its root.
+
+        Only the nodes reachable from a root belong to its tree (the arrays are reused).
+        """
+        return _read_only(self._nodes)
+
+    @property
+    def priors(self) -> np.ndarray:
+        """Each node's prior logit (log-probability among its parent's legal actions)."""
+        return _read_only(self._priors)
+
+    @property
+    def raw_values(self) -> np.ndarray:
+        """Each evaluated node's value from the evaluator, for ``player_0``."""
+        return _read_only(self._raw_values)
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Memory the trees hold per game."""
+        arrays = (self._nodes, self._priors, self._raw_values)
+        return sum(array.nbytes for array in arrays) // self.num_games
 
     def __repr__(self) -> str:
         return (
@@ -166,12 +206,11 @@ class BatchedSearch:
         """
         rows = self._checked_rows(rows)
         slots = self._checked_games(games, rows.shape[0])
-        trees = self.trees
         selection = SELECTIONS[self.selection]
-        reset_roots(slots, trees.kind, trees.visits, trees.value_sum, trees.size, trees.children)
+        reset_roots(slots, self._nodes, self._sizes)
         targets = np.zeros(slots.shape[0], dtype=np.int32)
         self._simulate(rows, slots, evaluator, selection, targets)
-        finished = np.flatnonzero(trees.kind[slots, 0] == FINISHED)
+        finished = np.flatnonzero(self._nodes[slots, 0]["solved"] != OPEN)
         if finished.size:
             raise ValueError(f"row {finished[0]} is a finished game: there is nothing to search")
         if selection == GUMBEL and explore:
@@ -180,8 +219,7 @@ class BatchedSearch:
             self._gumbel[slots] = 0.0
         if selection != GUMBEL and explore and self.dirichlet_fraction > 0:
             self._add_dirichlet_noise(slots)
-        legal = np.isfinite(trees.logits[slots, 0]).sum(axis=1)
-        considered = np.minimum(legal, self.considered)
+        considered = np.minimum(self._nodes[slots, 0]["count"], self.considered)
         for simulation in range(self.simulations):
             targets[:] = self._schedules[considered, simulation]
             self._simulate(rows, slots, evaluator, selection, targets)
@@ -193,9 +231,9 @@ class BatchedSearch:
             visits=np.zeros((count, self.num_actions), dtype=np.int32),
         )
         summarize_roots(
-            slots, selection, explore, self._gumbel, self._rngs, trees.player, trees.visits,
-            trees.value_sum, trees.raw_value, trees.logits, trees.children, result.actions,
-            result.policy, result.root_values, result.visits, self._scratch,
+            slots, selection, explore, self._gumbel, self._rngs, self._nodes, self._priors,
+            self._raw_values, result.actions, result.policy, result.root_values, result.visits,
+            self._scratch,
         )  # fmt: skip
         return result
 
@@ -208,11 +246,9 @@ class BatchedSearch:
         targets: np.ndarray,
     ) -> None:
         """One simulation in every game: descend, evaluate the leaves together, back up."""
-        trees = self.trees
         self._descend(
             rows, slots, self._config, self._rngs, selection, targets, self.exploration,
-            self._gumbel, trees.kind, trees.player, trees.visits, trees.value_sum,
-            trees.raw_value, trees.logits, trees.children, trees.size, self._paths,
+            self._gumbel, self._nodes, self._priors, self._raw_values, self._sizes, self._paths,
             self._depths, self._leaf_rows, self._leaf_masks, self._leaf_observations,
             self._leaf_values, self._needs_evaluation, self._scratch,
         )  # fmt: skip
@@ -222,8 +258,8 @@ class BatchedSearch:
             self._evaluate(waiting, evaluator)
         expand_and_backup(
             slots, self._paths, self._depths, self._needs_evaluation, self._leaf_masks,
-            self._leaf_values, self._evaluated_logits, self._evaluated_values, trees.kind,
-            trees.player, trees.visits, trees.value_sum, trees.raw_value, trees.logits,
+            self._leaf_values, self._evaluated_logits, self._evaluated_values, self._nodes,
+            self._priors, self._raw_values, self._sizes,
         )  # fmt: skip
 
     def _evaluate(self, waiting: np.ndarray, evaluator: LeafEvaluator) -> None:
@@ -251,14 +287,14 @@ class BatchedSearch:
 
     def _add_dirichlet_noise(self, slots: np.ndarray) -> None:
         """Mix Dirichlet noise into the root priors of ``slots`` (each from its own generator)."""
-        logits = self.trees.logits
         fraction = self.dirichlet_fraction
         for g in slots:
-            legal = np.isfinite(logits[g, 0])
-            noise = self._noise[g].dirichlet(np.full(int(legal.sum()), self.dirichlet_alpha))
-            prior = np.exp(logits[g, 0, legal].astype(np.float64))
+            first, count = int(self._nodes[g, 0]["first"]), int(self._nodes[g, 0]["count"])
+            children = slice(first, first + count)
+            noise = self._noise[g].dirichlet(np.full(count, self.dirichlet_alpha))
+            prior = np.exp(self._priors[g, children].astype(np.float64))
             mixed = (1 - fraction) * prior + fraction * noise
-            logits[g, 0, legal] = np.log(np.maximum(mixed, 1e-30))
+            self._priors[g, children] = np.log(np.maximum(mixed, 1e-30))
 
     def _checked_rows(self, rows: Any) -> np.ndarray:
         array = np.asarray(rows)

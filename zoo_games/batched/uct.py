@@ -1,47 +1,27 @@
-"""Monte Carlo tree search whose simulations run in numba over state rows, for every game.
+"""``batched-mcts``'s search: UCT whose whole simulations run in numba, one tree per move.
 
 The search is the one of :mod:`zoo_games.agents.mcts` (UCT, sampled chance nodes, solved wins
 and losses propagated upwards, wins in one taken at once, and the same rollouts: a few random
 moves scored by the game's evaluation, or random moves to the end), but the tree lives in one
-preallocated numpy array of nodes and a whole simulation (selection, expansion, rollout,
-backup) is one call into compiled code over the game's kernels
-(:mod:`zoo_games.batched.batch`'s ``play``, ``begin_turn``, ``legal_mask`` and
-``outcome_without_moves``, and the ``evaluate`` of each kernel module, which compiles its
-game's scoring from the game's evaluation module). What still
-differs from ``mcts``: the random generator (so the same seed does not give the same
-moves), the order in which untried children are picked, and Santorini's wins in one inside
-the tree and the rollouts, which are the climbs onto level 3 only (``mcts`` also counts a
-move that leaves the opponent without a move, when counting cannot rule it out).
+preallocated array of nodes (:mod:`zoo_games.batched.tree`, shared with the AlphaZero search)
+and a whole simulation (selection, expansion, rollout, backup) is one call into compiled code
+over the game's kernels. It keeps its leaves' evaluation compiled too (the rollouts of
+:mod:`zoo_games.batched.rollouts`) rather than stopping between steps as the AlphaZero search
+does, for its speed: a simulation costs about a microsecond. What still differs from
+``mcts``: the random generator (so the same seed does not give the same moves), the order in
+which untried children are picked, and Santorini's wins in one inside the tree and the
+rollouts, which are the climbs onto level 3 only (``mcts`` also counts a move that leaves the
+opponent without a move, when counting cannot rule it out).
 
-How it reaches a game's kernels: as in :func:`zoo_games.batched.batch.compile_loops`, the
-functions below are templates written once against global names, and :func:`compile_search`
-compiles a copy of them per game module with those names bound:
-
-* ``game_kernels``: the game module;
-* ``chance_outcome(row)``: the game module's function of that name if it has one (Senet: the
-  throw, 0 while the sticks are still to be thrown), else :func:`no_chance_outcome`;
-* ``OUTCOME_PROBABILITY``: the game module's array of that name, indexed by outcome;
-* ``evaluate(row, config, player)``: the game module's evaluation (the rules core's
-  ``zoo_games.<game>.evaluation.evaluate`` over a state row, results included);
-* ``find_win(row, config, mask, rngs)``: an action after which ``play`` reports the mover's
-  win, or -1: the game module's ``winning_action`` (same arguments) if it has one, cheap
-  enough for every move of a rollout (Santorini's climbs onto level 3; Togyz Kumalak's
-  counting rules most positions out before trying the moves), else :func:`win_by_trying`,
-  which plays every legal action on a copy of the row (Senet).
-
-The copies are cached by numba next to the game module and recompiled when any file they
-may compile from changes (:mod:`zoo_games.batched.cache`).
-
-The tree: node 0 is the root; the children of a node are a contiguous range of nodes
-(``first``, ``count``), one per legal action (or per chance outcome), allocated the first
-time a simulation passes through the node. At a decision node, the first ``tried`` children
-have been visited; an untried child is picked at random and swapped to position ``tried``.
-A child of a chance node is found by its outcome. Values are ``player_0``'s.
+The functions below are templates over a game's kernels, compiled per game module by
+:func:`compile_uct` (:mod:`zoo_games.batched.templates`). At a decision node, the first
+``tried`` children have been visited; an untried child is picked at random and swapped to
+position ``tried`` (:func:`~zoo_games.batched.selection.take_untried`), then UCB1 chooses among
+the tried ones (:func:`~zoo_games.batched.selection.uct_child`).
 """
 
 from __future__ import annotations
 
-import math
 import time
 import types
 from dataclasses import dataclass
@@ -49,31 +29,24 @@ from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
+from zoo_games.batched import rollouts
 from zoo_games.batched.batch import MOVER, GameKernels, compile_for_game, winner_returns
-from zoo_games.batched.rng import Integer, below, seed_states
+from zoo_games.batched.rng import Integer, seed_states
+from zoo_games.batched.rollouts import find_win, rollout
+from zoo_games.batched.selection import take_untried, uct_child
+from zoo_games.batched.templates import (
+    OUTCOME_PROBABILITY,
+    chance_outcome,
+    find_legal,
+    game_kernels,
+    play_move,
+    resolve_chance,
+    search_namespace,
+)
+from zoo_games.batched.tree import NODE, OPEN, add_children, backup, outcome_child, solve
 from zoo_games.core.game import CHANCE, NO_WINNER, Game
 
-#: ``solved`` of a node whose exact value is not known (values lie in [-1, 1]).
-OPEN = 2.0
-#: One node of the tree. ``total`` sums the simulations' results through the node and
-#: ``solved`` is its exact value, both for ``player_0``; ``action`` is the action (or chance
-#: outcome) that leads to it from its parent; ``first`` is its first child (-1 before its
-#: children are allocated), ``count`` their number, ``tried`` how many have been visited.
-NODE = np.dtype(
-    [
-        ("total", np.float64),
-        ("solved", np.float64),
-        ("visits", np.int32),
-        ("first", np.int32),
-        ("count", np.int16),
-        ("tried", np.int16),
-        ("action", np.int16),
-        ("player", np.int8),
-    ],
-    align=True,
-)
 #: Nodes of a new tree; the tree doubles when a simulation could run out of room.
 INITIAL_NODES = 1 << 14
 #: Seconds of simulations between two looks at the clock, under a time budget: a call into
@@ -86,107 +59,6 @@ CHUNK_SECONDS = 0.002
 #: without it was clearly stronger (as were heuristic rollouts without it: docs/agents.md);
 #: Senet has no cheap finder.
 ROLLOUT_WINS = {"santorini": True, "togyz_kumalak": False, "senet": False}
-
-#: Bound per game module by :func:`compile_search` (the templates are never compiled).
-game_kernels: Any = None
-OUTCOME_PROBABILITY = np.zeros(1)
-
-
-@njit(cache=True, inline="always")
-def no_chance_outcome(row: np.ndarray) -> int:
-    """``chance_outcome`` of a game without chance: never 0, so no node is a chance node."""
-    return -1
-
-
-def chance_outcome(row: np.ndarray) -> int:
-    """Template: bound to the game's ``chance_outcome`` or to :func:`no_chance_outcome`."""
-    raise NotImplementedError
-
-
-def find_win(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
-    """Template: bound to :func:`game_win` or to :func:`win_by_trying`."""
-    raise NotImplementedError
-
-
-# ---------------------------------------------------------------------- templates
-def play_move(
-    row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
-) -> int:
-    """The game's ``play``, compiled once (the kernels are inlined where they are called)."""
-    return int(game_kernels.play(row, action, config, rngs, game))
-
-
-def find_legal(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
-    """The game's ``legal_mask``, compiled once."""
-    return int(game_kernels.legal_mask(row, config, mask))
-
-
-def resolve_chance(row: np.ndarray, config: np.ndarray, rngs: np.ndarray) -> None:
-    """The game's ``begin_turn`` with the search's one generator, compiled once."""
-    game_kernels.begin_turn(row, config, rngs, 0)
-
-
-def game_win(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
-    """The game module's own ``winning_action`` (``mask``: the mover's legal actions)."""
-    return int(game_kernels.winning_action(row, config, mask, rngs))
-
-
-def win_by_trying(row: np.ndarray, config: np.ndarray, mask: np.ndarray, rngs: np.ndarray) -> int:
-    """A legal action after which ``play`` reports the mover's win, tried on a copy; or -1."""
-    mover = row[MOVER]
-    copy = np.empty_like(row)
-    for action in range(mask.shape[0]):
-        if mask[action]:
-            copy[:] = row
-            if play_move(copy, action, config, rngs, 0) == mover:
-                return action
-    return -1
-
-
-def random_legal(row: np.ndarray, mask: np.ndarray, count: Integer, rngs: np.ndarray) -> int:
-    """A uniformly random legal action: the game's ``kth_legal`` of ``count``, k uniform."""
-    return int(game_kernels.kth_legal(row, mask, below(rngs, 0, count)))
-
-
-def evaluate_position(row: np.ndarray, config: np.ndarray) -> float:
-    """The game's ``evaluate`` for ``player_0``: the rules core's evaluation, compiled once."""
-    return float(game_kernels.evaluate(row, config, 0))
-
-
-def rollout(
-    row: np.ndarray,
-    config: np.ndarray,
-    mask: np.ndarray,
-    rngs: np.ndarray,
-    take_wins: bool,
-    depth: Integer,
-) -> float:
-    """The result for ``player_0`` of random play from ``row`` (changed).
-
-    After ``depth`` random moves (chance outcomes do not count) the position is scored by
-    the game's evaluation; a ``depth`` of -1 plays to the end. A mover without a legal
-    action ends the game as the game's ``outcome_without_moves`` says; with ``take_wins`` a
-    mover that can win at once (as :func:`find_win` sees it) is counted as the winner
-    without playing the move. As :meth:`zoo_games.agents.mcts.MCTSAgent._rollout`, in that
-    order.
-    """
-    moves = 0
-    while True:
-        resolve_chance(row, config, rngs)
-        if moves == depth:
-            return evaluate_position(row, config)
-        count = find_legal(row, config, mask)
-        mover = row[MOVER]
-        if count == 0:
-            outcome = game_kernels.outcome_without_moves(row, config)
-            if outcome != NO_WINNER:
-                return winner_returns(outcome)[0]
-        if take_wins and find_win(row, config, mask, rngs) >= 0:
-            return winner_returns(mover)[0]
-        outcome = play_move(row, random_legal(row, mask, count, rngs), config, rngs, 0)
-        if outcome != NO_WINNER:
-            return winner_returns(outcome)[0]
-        moves += 1
 
 
 def describe_node(
@@ -220,127 +92,6 @@ def describe_node(
         nodes[node].solved = winner_returns(mover)[0]
 
 
-def new_child(nodes: np.ndarray, child: Integer, action: Integer) -> None:
-    """Make node ``child`` an unvisited child reached by ``action``."""
-    nodes[child].total = 0.0
-    nodes[child].solved = OPEN
-    nodes[child].visits = 0
-    nodes[child].first = -1
-    nodes[child].count = 0
-    nodes[child].tried = 0
-    nodes[child].action = action
-    nodes[child].player = 0
-
-
-def add_children(nodes: np.ndarray, size: np.ndarray, node: Integer, mask: np.ndarray) -> None:
-    """Allocate one child per legal action of a decision node, after the last node."""
-    first = size[0]
-    count = 0
-    for action in range(mask.shape[0]):
-        if mask[action]:
-            new_child(nodes, first + count, action)
-            count += 1
-    nodes[node].first = first
-    nodes[node].count = count
-    size[0] = first + count
-
-
-def add_outcomes(nodes: np.ndarray, size: np.ndarray, node: Integer) -> None:
-    """Allocate one child per chance outcome (of positive probability) of a chance node."""
-    first = size[0]
-    count = 0
-    for outcome in range(OUTCOME_PROBABILITY.shape[0]):
-        if OUTCOME_PROBABILITY[outcome] > 0:
-            new_child(nodes, first + count, outcome)
-            count += 1
-    nodes[node].first = first
-    nodes[node].count = count
-    size[0] = first + count
-
-
-def outcome_child(nodes: np.ndarray, node: Integer, outcome: Integer) -> int:
-    """The child of a chance node reached by ``outcome``."""
-    first = nodes[node].first
-    for child in range(first, first + nodes[node].count):
-        if nodes[child].action == outcome:
-            return child
-    return -1
-
-
-def take_untried(nodes: np.ndarray, node: Integer, rngs: np.ndarray) -> int:
-    """A random untried child of a decision node, swapped to position ``tried``; now tried."""
-    first, tried = nodes[node].first, nodes[node].tried
-    pick = first + tried + below(rngs, 0, nodes[node].count - tried)
-    child = first + tried
-    action = nodes[pick].action
-    nodes[pick].action = nodes[child].action
-    nodes[child].action = action
-    nodes[node].tried = tried + 1
-    return child
-
-
-def select(nodes: np.ndarray, node: Integer, exploration: float) -> int:
-    """The child with the best UCB1 score for the mover, never one solved as its loss.
-
-    (A node whose children are all solved is solved itself, so some child is always left.)
-    """
-    sign = 1.0 if nodes[node].player == 0 else -1.0
-    explore = exploration * math.sqrt(math.log(nodes[node].visits))
-    best_score = -math.inf
-    best = -1
-    first = nodes[node].first
-    for child in range(first, first + nodes[node].tried):
-        solved = nodes[child].solved
-        if solved == OPEN:
-            mean = sign * nodes[child].total / nodes[child].visits
-        elif sign * solved <= -1.0:
-            continue
-        else:
-            mean = sign * solved
-        score = mean + explore / math.sqrt(nodes[child].visits)
-        if score > best_score:
-            best_score = score
-            best = child
-    return best
-
-
-def solve(nodes: np.ndarray, node: Integer) -> bool:
-    """Mark ``node`` solved if its children decide it (MCTS-Solver); whether it now is.
-
-    A decision node is won when one child is won for its mover, and decided when all its
-    children are; a chance node when all its outcomes are, to their weighted value.
-    """
-    if nodes[node].solved != OPEN:
-        return True
-    first = nodes[node].first
-    if first < 0:
-        return False
-    if nodes[node].player == CHANCE:
-        value = 0.0
-        for child in range(first, first + nodes[node].count):
-            if nodes[child].visits == 0 or nodes[child].solved == OPEN:
-                return False
-            value += OUTCOME_PROBABILITY[nodes[child].action] * nodes[child].solved
-        nodes[node].solved = value
-        return True
-    sign = 1.0 if nodes[node].player == 0 else -1.0
-    best = -math.inf
-    open_child = nodes[node].tried < nodes[node].count
-    for child in range(first, first + nodes[node].tried):
-        solved = nodes[child].solved
-        if solved == OPEN:
-            open_child = True
-        elif sign * solved >= 1.0:
-            nodes[node].solved = solved
-            return True
-        else:
-            best = max(best, sign * solved)
-    if open_child:
-        return False
-    nodes[node].solved = sign * best
-    return True
-
-
 def simulate(
     root_row: np.ndarray,
     config: np.ndarray,
@@ -370,10 +121,8 @@ def simulate(
             result = nodes[node].solved
             break
         if nodes[node].player == CHANCE:
-            resolve_chance(row, config, rngs)
-            if nodes[node].first < 0:
-                add_outcomes(nodes, size, node)
-            child = outcome_child(nodes, node, chance_outcome(row))
+            resolve_chance(row, config, rngs, 0)
+            child = outcome_child(nodes, size, node, chance_outcome(row), OUTCOME_PROBABILITY)
             path[depth] = child
             depth += 1
             if nodes[child].visits == 0:
@@ -397,15 +146,13 @@ def simulate(
             if result == OPEN:
                 result = rollout(row, config, mask, rngs, take_wins, rollout_depth)
             break
-        node = select(nodes, node, exploration)
+        node = uct_child(nodes, node, exploration)
         play_move(row, nodes[node].action, config, rngs, 0)
         path[depth] = node
         depth += 1
-    for index in range(depth):
-        nodes[path[index]].visits += 1
-        nodes[path[index]].total += result
+    backup(nodes, path, depth, result)
     for index in range(depth - 2, -1, -1):
-        if not solve(nodes, path[index]):
+        if not solve(nodes, path[index], OUTCOME_PROBABILITY):
             break
 
 
@@ -495,7 +242,7 @@ def analyse_root(
     scratch = np.empty_like(row)
     reply_mask = np.zeros(num_actions, dtype=np.int8)
     scratch_mask = np.zeros(num_actions, dtype=np.int8)
-    resolve_chance(row, config, rngs)
+    resolve_chance(row, config, rngs, 0)
     find_legal(row, config, legal)
     win = winning_move(row, config, legal, rngs, scratch, scratch_mask)
     if win >= 0:
@@ -523,37 +270,18 @@ class SearchFunctions(NamedTuple):
 
 
 @cache
-def compile_search(module: types.ModuleType) -> SearchFunctions:
-    """The templates above compiled against the game ``module`` (see the module docstring)."""
-    namespace = dict(globals(), game_kernels=module)
-    namespace["chance_outcome"] = getattr(module, "chance_outcome", no_chance_outcome)
-    namespace["OUTCOME_PROBABILITY"] = getattr(module, "OUTCOME_PROBABILITY", np.zeros(1))
+def compile_uct(module: types.ModuleType) -> SearchFunctions:
+    """The templates of this module and the rollouts compiled for the game ``module``."""
+    namespace = search_namespace(module, vars(rollouts), globals())
 
-    def copy(function: Any, **options: Any) -> Any:
-        return compile_for_game(function, module, namespace, **options)
+    def copy(function: Any) -> Any:
+        return compile_for_game(function, module, namespace)
 
-    # Order does not matter: numba resolves the globals when ``run`` is first called.
-    namespace["find_win"] = copy(game_win if hasattr(module, "winning_action") else win_by_trying)
-    helpers: tuple[Any, ...] = (
-        play_move,
-        find_legal,
-        resolve_chance,
-        random_legal,
-        evaluate_position,
-        new_child,
-        outcome_child,
-        take_untried,
-        select,
-        solve,
-        rollout,
-        describe_node,
-        add_children,
-        add_outcomes,
-        simulate,
-        winning_move,
-    )
-    for function in helpers:
-        copy(function)
+    for template in rollouts.ROLLOUT_TEMPLATES:
+        copy(template)
+    namespace["find_win"] = namespace[rollouts.win_finder(module).__name__]
+    for helper in (describe_node, simulate, winning_move):
+        copy(helper)
     return SearchFunctions(run=copy(run), analyse_root=copy(analyse_root))
 
 
@@ -607,7 +335,7 @@ class TreeSearch:
             self.take_wins = hasattr(kernels.module, "winning_action")
         else:
             self.take_wins = ROLLOUT_WINS.get(game.name, False)
-        self._functions = compile_search(kernels.module)
+        self._functions = compile_uct(kernels.module)
         self._config = np.array(kernels.config(game, {}), dtype=np.int64)
         self._nodes = np.empty(min(INITIAL_NODES, max_nodes), dtype=NODE)
 
