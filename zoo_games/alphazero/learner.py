@@ -91,9 +91,9 @@ class TorchEvaluator:
 
     Self-play in the training process evaluates its leaves with this rather than the numpy
     copy: torch keeps to the process's one thread (:mod:`zoo_games.training.threads`), where
-    numpy's BLAS starts threads of its own, which wait for each other and for torch's: numpy
-    evaluated many times slower than torch in a training process on the 2-core machine
-    (docs/training.md, "AlphaZero").
+    numpy's BLAS starts threads of its own, which use a free core but wait for each other when
+    it is busy: self-play with numpy was more than ten times slower then, and at most 1.3
+    times faster with the core free (docs/training.md, "Speed of the parts").
     """
 
     def __init__(self, model: PolicyValueModel) -> None:

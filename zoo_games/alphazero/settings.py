@@ -36,8 +36,8 @@ class AlphaZeroSettings:
     games: int = 256
     simulations: int = 32
     moves: int = 16
-    # Three layers of 128: evaluated nearly twice as fast as two of 256, with about as many
-    # weights (docs/training.md, "Speed of the parts").
+    # Three layers of 128: evaluated nearly twice as fast as two of 256, with half the
+    # weights and one layer more (docs/training.md, "Speed of the parts").
     hidden: list[int] = field(default_factory=lambda: [128, 128, 128])
     batch_size: int = 512
     #: Positions sampled by the learner per position self-play adds: each position is
