@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
@@ -35,3 +36,18 @@ def test_the_command_trains_and_writes_every_output(tmp_path, capsys):
     player = NetworkPlayer(saved, simulations=8, seed=0)
     result = run_arena("togyz-kumalak", {"network": player, "random": "random"}, games=2, seed=0)
     assert result.pairing("network", "random").games == 2
+
+
+def test_the_same_seed_gives_the_same_network_with_the_batched_search(tmp_path):
+    for name in ("a", "b"):
+        argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--iterations", "8"]
+        argv += ["--games", "16", "--simulations", "4", "--eval-every", "0", "--seed", "5"]
+        argv += ["--final-eval-games", "2", "--output", str(tmp_path / name)]
+        assert main(argv) == 0
+    a, b = network.load(tmp_path / "a"), network.load(tmp_path / "b")
+    assert a.trained["positions"] == b.trained["positions"] > 0  # it learned from games
+    for (weight_a, bias_a), (weight_b, bias_b) in zip(
+        [*a.hidden, a.policy, a.value], [*b.hidden, b.policy, b.value], strict=True
+    ):
+        np.testing.assert_array_equal(weight_a, weight_b)
+        np.testing.assert_array_equal(bias_a, bias_b)
