@@ -47,8 +47,8 @@ class AlphaZeroSettings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     #: Iterations between evaluations and checkpoints (0: only at the start and the end).
-    #: An evaluation takes about a second; a checkpoint writes the replay buffer, up to a
-    #: few hundred MB for Santorini, so they come most of a minute apart, not more often.
+    #: An evaluation takes about a second; a checkpoint writes the replay buffer, about
+    #: 200 MB for Santorini, so they come most of a minute apart, not more often.
     eval_every: int = 100
     eval_games: int = 40
     final_eval_games: int = 200
