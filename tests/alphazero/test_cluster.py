@@ -126,3 +126,20 @@ def test_a_run_joins_a_cluster_on_loopback(tmp_path):
         os.killpg(head.pid, signal.SIGTERM)
         head.wait(timeout=90)
         shutil.rmtree(sessions, ignore_errors=True)
+
+
+def test_a_cluster_that_is_not_there_is_one_line_and_writes_nothing(tmp_path):
+    port = free_port()  # nothing listens there
+    command = [sys.executable, "-m", "zoo_games.cli", "train", "togyz-kumalak"]
+    command += ["--algorithm", "alphazero", "--workers", "1", "--address", f"127.0.0.1:{port}"]
+    refused = subprocess.run(
+        [*command, "--output", str(tmp_path / "run")],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    (line,) = refused.stderr.strip().splitlines()
+    assert line.startswith(f"zoo-games train: could not join the Ray cluster at 127.0.0.1:{port}")
+    assert not (tmp_path / "run").exists()

@@ -196,7 +196,6 @@ def _train(
 ) -> PairingResult:
     assert settings.output_dir is not None
     output = Path(settings.output_dir).resolve()
-    output.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     if settings.resume:
         rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
@@ -207,7 +206,8 @@ def _train(
         if not iteration
         else int(np.random.SeedSequence([settings.seed, iteration]).generate_state(1)[0])
     )
-    run = Run(settings, make, seed)
+    run = Run(settings, make, seed)  # before the folder is made: a cluster may refuse the run
+    output.mkdir(parents=True, exist_ok=True)
     try:
         return _train_run(run, rows, output, settings, progress)
     finally:
