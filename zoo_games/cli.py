@@ -363,7 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--minutes", type=minutes, help="training time budget")
     training.add_argument("--iterations", type=at_least(1), help="stop after this many instead")
     training.add_argument(
-        "--output", type=new_folder, help="output folder (default: a new runs/VARIANT[-N])"
+        "--output",
+        type=new_folder,
+        help="output folder (default: a new runs/VARIANT[-N], alphazero: VARIANT-alphazero[-N])",
     )
     training.add_argument("--resume", action="store_true", help="continue the run in --output")
     training.add_argument(
@@ -372,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument(
         "--engine",
         choices=("batched", "env"),
-        help="sample with the batched engine (default with numba) or the environment",
+        help="ppo: sample with the batched engine (default with numba) or the environment",
     )
     training.add_argument(
         "--games", type=at_least(1), help="alphazero: self-play games played at once"
@@ -383,9 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
     )
-    training.add_argument("--env-runners", type=at_least(0), help="remote sampling workers")
+    training.add_argument("--env-runners", type=at_least(0), help="ppo: remote sampling workers")
     training.add_argument(
-        "--envs-per-runner", type=at_least(1), help="environments (batched: games) per runner"
+        "--envs-per-runner", type=at_least(1), help="ppo: environments (batched: games) per runner"
     )
     training.add_argument(
         "--eval-every", type=at_least(0), help="iterations between evaluations (0: none)"
