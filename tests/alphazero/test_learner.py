@@ -15,6 +15,7 @@ from zoo_games.alphazero import network as saved_network
 from zoo_games.alphazero.learner import (
     Learner,
     PolicyValueModel,
+    TorchEvaluator,
     from_numpy,
     losses,
     to_numpy,
@@ -31,7 +32,7 @@ def observations(count: int, seed: int = 1) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 6, size=(count, 3, 4)).astype(np.uint8)
 
 
-def test_torch_and_numpy_give_the_same_logits_and_values(tmp_path: Path) -> None:
+def test_torch_numpy_and_the_evaluator_give_the_same_logits_and_values(tmp_path: Path) -> None:
     trained = model()
     numpy_network = to_numpy(trained, "toy", (3, 4), {"seconds": 1.0})
     assert numpy_network.hidden_sizes == [16, 8] and numpy_network.num_actions == 5
@@ -47,6 +48,11 @@ def test_torch_and_numpy_give_the_same_logits_and_values(tmp_path: Path) -> None
     back = from_numpy(numpy_network)
     for name, tensor in trained.state_dict().items():
         torch.testing.assert_close(back.state_dict()[name], tensor)
+    # Self-play's evaluator: the same numbers, as float32 numpy arrays.
+    got_logits, got_values = TorchEvaluator(trained)(batch, masks)
+    assert got_logits.dtype == np.float32 and got_values.shape == (32,)
+    np.testing.assert_allclose(got_logits, logits.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got_values, values.numpy(), rtol=1e-6)
 
 
 def fixed_batch() -> Positions:
