@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from zoo_games.alphazero.searching import Evaluator
-from zoo_games.batched import kernels_of
 from zoo_games.catalog import find_variant
 
 
@@ -35,6 +34,8 @@ class ScriptedSearch:
     """Gumbel-noised network choices, recorded (see the module docstring)."""
 
     def __init__(self, variant: str, games: int, simulations: int, seed: int) -> None:
+        from zoo_games.batched import kernels_of  # numba: tests without it skip before this
+
         chosen = find_variant(variant)
         self.game = chosen.game
         self.observer = chosen.observer
