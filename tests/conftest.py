@@ -31,6 +31,8 @@ from zoo_games.core.game import CHANCE, TERMINAL, Game
 #: get the ``slow`` mark: a folder, a file, or a file and the start of a test's name.
 SLOW = (
     "tests/rllib/",
+    "tests/alphazero/test_cluster.py",
+    "tests/alphazero/test_command.py",
     "tests/agents/test_rllib_agent.py",
     "tests/test_tutorials.py",
     "tests/web/test_browser.py",
@@ -105,6 +107,9 @@ EXTRAS = {
     "zoo_games.batched": ("numba", "batched"),
     "from zoo_games import batched": ("numba", "batched"),
     "batched-mcts": ("numba", "batched"),
+    # AlphaZero plays on the batched engine and learns with torch.
+    "zoo_games.alphazero": ("numba", "batched"),
+    "zoo_games.alphazero.train": ("torch", "rllib"),
 }
 
 

@@ -232,3 +232,30 @@ def test_bench_training_rejects_bad_arguments_clearly() -> None:
     assert result.returncode == 2
     assert "--iterations: expected a whole number >= 1, got 0" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_bench_alphazero_prints_the_speeds_of_the_parts() -> None:
+    for module in ("numba", "torch"):
+        pytest.importorskip(module)
+    result = run(
+        "bench_alphazero.py",
+        *("--variant", "senet-kendall-5", "--seconds", "0.05", "--games", "8"),
+        *("--simulations", "2", "--hidden", "8", "--batch-size", "16"),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith("senet-kendall-5")]
+    names = ["network evaluations/s, numpy", "network evaluations/s, torch", "learner steps/s"]
+    names += ["self-play positions/s, numpy", "self-play positions/s, torch", "learner positions/s"]
+    assert len(rows) == len(names)
+    for row, name in zip(rows, names, strict=True):
+        assert name in row and float(row.split()[-1].replace(",", "")) > 0
+    assert "load average after" in result.stdout.splitlines()[-1]
+
+
+def test_bench_alphazero_rejects_bad_arguments_clearly() -> None:
+    for module in ("numba", "torch"):
+        pytest.importorskip(module)
+    result = run("bench_alphazero.py", "--simulations", "0")
+    assert result.returncode == 2
+    assert "--simulations: expected a whole number >= 1, got 0" in result.stderr
+    assert "Traceback" not in result.stderr

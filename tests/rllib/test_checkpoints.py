@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
-from zoo_games.rllib.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 from zoo_games.rllib.train import TrainSettings
+from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
 COLUMNS = ["iteration", "minutes"]
 
@@ -90,6 +90,14 @@ def test_a_resume_the_checkpoint_cannot_continue_is_refused(tmp_path, overrides,
         ValueError, match="cannot resume the run in .*" + message.replace("[", r"\[")
     ):
         TrainSettings(output_dir=str(run), resume=True, **asked).checked()
+
+
+def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
+    run = saved_run(tmp_path, algorithm="alphazero")
+    with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):
+        TrainSettings(
+            output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[64, 64], iterations=5
+        ).checked()
 
 
 def test_a_resume_continues_with_the_runs_engine_and_trained_rows(tmp_path):

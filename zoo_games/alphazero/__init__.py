@@ -6,8 +6,16 @@ The rooms, in the order a value flows through them:
   arrays, the file format they are saved in, and their forward pass (no torch: a player of
   the shipped baselines needs numpy and numba only);
 * the batched search that turns the network's guesses into better moves lives with the
-  engine, in :mod:`zoo_games.batched`;
-* self-play, the replay buffer, the learner (torch, the ``rllib`` extra) and the training
-  loop;
-* the ``alphazero`` agent, which plays a shipped baseline or a run of your own.
+  engine (:mod:`zoo_games.batched.alphazero`); :mod:`~zoo_games.alphazero.searching` says
+  what this package needs of it, and is the one place that makes it;
+* :mod:`~zoo_games.alphazero.selfplay`: every game of a batched engine played by the search,
+  each position recorded with its search target and, once the game ends, its outcome;
+* :mod:`~zoo_games.alphazero.replay`: the replay buffer, a numpy ring of positions;
+* :mod:`~zoo_games.alphazero.learner`: the network in torch (the ``rllib`` extra), its loss
+  and its optimizer, and the conversions to and from the numpy network;
+* :mod:`~zoo_games.alphazero.settings` and :mod:`~zoo_games.alphazero.train`: the training
+  loop (``zoo-games train VARIANT --algorithm alphazero``), with
+  :mod:`~zoo_games.alphazero.remote` for self-play on Ray actors;
+* :mod:`~zoo_games.alphazero.player`: a network as an agent, alone or guiding the search,
+  which training evaluates in the arena.
 """
