@@ -1,0 +1,211 @@
+"""The ``alphazero`` agent: legal moves, its network's choice, its options, where it finds networks.
+
+Networks here are tiny and random (``conftest.random_network``) or made by hand; the shipped
+baselines are looked up in a folder these tests fill themselves.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from zoo_games import agents
+from zoo_games.alphazero import saved
+from zoo_games.alphazero.network import PolicyValueNetwork
+from zoo_games.arena.play import play_arena_game
+from zoo_games.catalog import find_variant, labels
+from zoo_games.cli import main
+
+
+def climbing_logits(label: str) -> PolicyValueNetwork:
+    """A network whose logits are the action numbers: its favourite legal move is the highest."""
+    variant = find_variant(label)
+    shape = tuple(variant.observer.space.shape)
+    actions = variant.game.num_actions
+    inputs = int(np.prod(shape))
+    return PolicyValueNetwork(
+        variant=label,
+        observation_shape=shape,
+        num_actions=actions,
+        hidden=[(np.zeros((4, inputs)), np.zeros(4))],
+        policy=(np.zeros((actions, 4)), np.arange(actions, dtype=float)),
+        value=(np.zeros((1, 4)), np.zeros(1)),
+    )
+
+
+def one_line(capsys) -> str:
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    (line,) = err.strip().splitlines()
+    return line
+
+
+@pytest.fixture
+def baselines(tmp_path, monkeypatch):
+    """An empty baselines folder in place of the package's."""
+    folder = tmp_path / "baselines"
+    folder.mkdir()
+    monkeypatch.setattr(saved, "BASELINES", folder)
+    return folder
+
+
+# ---------------------------------------------------------------- the network alone
+@pytest.mark.parametrize("label", labels())
+def test_the_network_alone_plays_whole_games_of_legal_moves(label, saved_network) -> None:
+    agent = agents.make("alphazero", simulations=0, checkpoint=saved_network(label), seed=0)
+    # play_arena_game raises ValueError at the first illegal action.
+    result, moves, _ = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
+    assert result in (0.0, 0.5, 1.0) and sum(moves) > 0
+
+
+def test_the_network_alone_plays_its_highest_legal_logit(tmp_path) -> None:
+    # Togyz Kumalak's initial position: all nine holes are legal (actions 0-8). After White
+    # sows hole 9, Black's hole 9 is still legal: the favourite is 8 both times. In Santorini
+    # the logits climb to the last action, which is rarely legal: the highest legal one wins.
+    for label in ("togyz-kumalak", "santorini-fixed"):
+        agent = agents.make(
+            "alphazero", simulations=0, checkpoint=climbing_logits(label).save(tmp_path / label)
+        )
+        state = find_variant(label).game.new_initial_state()
+        for _ in range(3):
+            assert agent.act(state) == max(state.legal_actions())
+            state.apply_action(max(state.legal_actions()))
+
+
+def test_a_network_plays_every_variant_of_its_rules(saved_network) -> None:
+    # togyz-kumalak-tesauro has the rules of togyz-kumalak and another observation: a
+    # togyz-kumalak network plays it, reading the observation it was trained on.
+    agent = agents.make("alphazero", simulations=0, checkpoint=saved_network("togyz-kumalak"))
+    state = find_variant("togyz-kumalak-tesauro").game.new_initial_state()
+    assert agent.player_for(state.game).variant.label == "togyz-kumalak"
+    assert agent.act(state) in state.legal_actions()
+
+
+# ---------------------------------------------------------------- where networks are found
+def test_a_relative_checkpoint_path_works_from_any_working_folder(
+    saved_network, tmp_path, monkeypatch
+) -> None:
+    saved_network("togyz-kumalak", folder="runs/mine/checkpoint")
+    monkeypatch.chdir(tmp_path)
+    agent = agents.make("alphazero", simulations=0, checkpoint="runs/mine")  # the run folder
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    state = find_variant("togyz-kumalak").game.new_initial_state()
+    assert agent.act(state) in state.legal_actions()
+    assert agent.checkpoint == tmp_path / "runs/mine/checkpoint"
+
+
+def test_without_a_checkpoint_it_plays_the_shipped_baseline(baselines, saved_network) -> None:
+    saved.ship(saved_network("togyz-kumalak"), "togyz-kumalak")
+    assert saved.baseline_variants() == ["togyz-kumalak"]
+    agent = agents.make("alphazero", simulations=0)
+    for label in ("togyz-kumalak", "togyz-kumalak-tesauro"):
+        state = find_variant(label).game.new_initial_state()
+        assert agent.act(state) in state.legal_actions()
+
+
+def test_a_variant_without_a_baseline_is_one_line(
+    baselines, saved_network, monkeypatch, capsys
+) -> None:
+    agent = agents.make("alphazero", simulations=0)
+    game = find_variant("senet-kendall-5").game
+    with pytest.raises(ValueError, match="no alphazero baseline ships for 'senet-kendall-5'; none"):
+        agent.check_game(game)
+    saved.ship(saved_network("togyz-kumalak"), "togyz-kumalak")
+    saved.ship(saved_network("santorini-fixed"), "santorini-fixed")
+    message = (
+        "no alphazero baseline ships for 'santorini-placement'; baselines ship for "
+        "santorini-fixed, togyz-kumalak"
+    )
+    with pytest.raises(ValueError, match=message):
+        agent.check_game(find_variant("santorini-placement").game)
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
+    assert main(["arena", "santorini-placement", "alphazero:simulations=0", "random"]) == 2
+    assert message in one_line(capsys)
+
+
+def test_a_network_of_other_rules_is_refused_before_any_game(
+    saved_network, monkeypatch, capsys
+) -> None:
+    folder = saved_network("santorini-fixed")
+    agent = agents.make("alphazero", simulations=0, checkpoint=folder)
+    message = "this network was trained on 'santorini-fixed', it cannot play 'togyz-kumalak'"
+    with pytest.raises(ValueError, match=message):
+        agent.act(find_variant("togyz-kumalak").game.new_initial_state())
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    assert (
+        main(["play", "togyz-kumalak", "--vs", f"alphazero:simulations=0,checkpoint={folder}"]) == 2
+    )
+    assert message in one_line(capsys)
+
+
+def test_shipping_checks_the_network_first(baselines, saved_network) -> None:
+    with pytest.raises(ValueError, match="trained on 'togyz-kumalak', it cannot play 'senet"):
+        saved.ship(saved_network("togyz-kumalak"), "senet-kendall-5")
+    assert saved.baseline_variants() == []
+    shipped = saved.ship(saved_network("senet-kendall-5"), "senet-kendall-5")
+    assert shipped == baselines / "senet-kendall-5"
+    assert sorted(path.name for path in shipped.iterdir()) == ["network.json", "network.npz"]
+
+
+# ---------------------------------------------------------------- options
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"simulations": -1}, "simulations=-1 is not allowed: expected 0"),
+        ({"simulations": True}, "simulations=True is not allowed: expected int"),
+        ({"simulations": 1.5}, "simulations=1.5 is not allowed: expected int"),
+        ({"seed": -3}, "seed=-3 is not allowed: expected 0 or more"),
+        ({"checkpoint": "no/such/run"}, "no/such/run does not exist"),
+        ({"checkpoint": "."}, "holds no saved network"),
+        ({"depth": 3}, "agent 'alphazero' has no option depth; its options: simulations,"),
+    ],
+)
+def test_bad_options_are_one_line(options, says, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=says) as raised:
+        agents.make("alphazero", **{"simulations": 0, **options})
+    assert "\n" not in str(raised.value)
+
+
+def test_bad_options_on_the_command_line_are_one_line(capsys) -> None:
+    assert main(["arena", "togyz-kumalak", "alphazero:simulations=-2", "greedy"]) == 2
+    assert "alphazero simulations=-2 is not allowed" in one_line(capsys)
+
+
+# ---------------------------------------------------------------- arena, play and the web app
+def test_it_plays_in_the_arena(saved_network, capsys) -> None:
+    spec = f"alphazero:simulations=0,checkpoint={saved_network('togyz-kumalak')}"
+    assert main(["arena", "togyz-kumalak", f"az={spec}", "greedy", "--games", "2"]) == 0
+    table = capsys.readouterr().out
+    assert "az" in table and "greedy" in table
+
+
+def test_it_plays_a_whole_game_at_the_terminal(saved_network, monkeypatch, capsys) -> None:
+    # The person tries the holes in turn (a hole may be empty); the network answers each move.
+    folder = saved_network("togyz-kumalak")
+    entries = "".join(f"{1 + i % 9}\n" for i in range(4000))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(entries))
+    argv = ["togyz-kumalak", "--vs", f"alphazero:simulations=0,checkpoint={folder}", "--seed", "3"]
+    assert main(["play", *argv]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "player_1 (Black) plays" in out
+    assert out.rstrip().splitlines()[-1].startswith("game over: player_")
+
+
+def test_the_web_app_offers_it_and_refuses_a_variant_it_cannot_play(
+    baselines, saved_network
+) -> None:
+    pytest.importorskip("starlette", reason="the web extra's starlette serves the app")
+    from zoo_games.web.new_game import new_match
+    from zoo_games.web.settings import ServerSettings
+
+    settings = ServerSettings(checkpoints=saved_network("togyz-kumalak").parent)
+    fields = {"variant": "togyz-kumalak", "opponent": "alphazero:simulations=0", "seed": 0}
+    with pytest.raises(ValueError, match="no alphazero baseline ships for 'togyz-kumalak'"):
+        new_match(fields, settings)
+    fields["opponent"] = "alphazero:simulations=0,checkpoint=togyz-kumalak"
+    assert new_match(fields, settings).agents[1].name == "alphazero"
