@@ -7,7 +7,9 @@ baselines are looked up in a folder these tests fill themselves.
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -209,3 +211,14 @@ def test_the_web_app_offers_it_and_refuses_a_variant_it_cannot_play(
         new_match(fields, settings)
     fields["opponent"] = "alphazero:simulations=0,checkpoint=togyz-kumalak"
     assert new_match(fields, settings).agents[1].name == "alphazero"
+
+
+def test_the_ship_script_refuses_in_one_line_and_copies_nothing(saved_network) -> None:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "ship_baseline.py"
+    before = saved.baseline_variants()
+    run = [sys.executable, str(script), str(saved_network("togyz-kumalak")), "santorini-fixed"]
+    finished = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert finished.returncode == 2 and finished.stdout == ""
+    (line,) = finished.stderr.strip().splitlines()
+    assert line.startswith("ship_baseline: error: this network was trained on 'togyz-kumalak'")
+    assert saved.baseline_variants() == before

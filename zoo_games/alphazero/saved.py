@@ -64,18 +64,20 @@ def baseline_folder(label: str) -> Path:
     return BASELINES / label
 
 
-def ship(run: str | Path, label: str) -> Path:
-    """Copy the network of ``run`` into the baselines as the one of variant ``label``.
+def ship(run: str | os.PathLike[str], label: str, baselines: Path | None = None) -> Path:
+    """Copy the network of ``run`` into ``baselines`` as the one of variant ``label``.
 
-    The network is loaded and checked first: it must read ``label``'s observations and
-    actions (:func:`~zoo_games.alphazero.network.check_plays`), or ``ValueError`` says why
-    and nothing is copied. Returns the baseline's folder.
+    ``baselines`` is :data:`BASELINES` unless given (``scripts/ship_baseline.py`` names the
+    repository's, whichever copy of the package is imported). The network is loaded and
+    checked first: it must read ``label``'s observations and actions
+    (:func:`~zoo_games.alphazero.network.check_plays`), or ``ValueError`` says why and
+    nothing is copied. Returns the baseline's folder.
     """
     source = network_folder(run)
     variant = find_variant(label)
     space = variant.observer.space
     check_plays(load(source), variant.label, tuple(space.shape), variant.game.num_actions)
-    target = BASELINES / variant.label
+    target = (BASELINES if baselines is None else baselines) / variant.label
     target.mkdir(parents=True, exist_ok=True)
     for name in (ARRAYS, DESCRIPTION):
         shutil.copyfile(source / name, target / name)
