@@ -108,12 +108,12 @@ class AlphaZeroAgent(Agent):
         label = player.variant.label
         if label not in self._searches:
             self._searches[label] = search_type(
-                label,
+                player.variant,
                 1,
                 self.simulations,
                 selection="gumbel",
                 considered=CONSIDERED,
-                seed=int(self._seeds.integers(2**63)),
+                seed=int(self._seeds.integers(2**31)),
             )
         row = kernels_of(state.game).row_from_state(state)
         result = self._searches[label].run(row[None], player.network, explore=False)
@@ -170,7 +170,7 @@ def _batched_search() -> tuple[type, Callable[[Game], Any]]:
     """The batched search's class and ``kernels_of``; :class:`MissingExtraError` without numba."""
     try:
         from zoo_games.batched import kernels_of
-        from zoo_games.batched.search import BatchedSearch
+        from zoo_games.batched.alphazero import BatchedSearch
     except ImportError as error:
         raise MissingExtraError(
             "the alphazero agent searches with numba (simulations > 0): pip install "
