@@ -1,0 +1,297 @@
+"""The batched search of AlphaZero: many games' trees searched at once, leaves scored together.
+
+A simulation is split into compiled steps over every game of the batch: the descent
+(:mod:`zoo_games.batched.descent`: select down each tree to a leaf, sampling chance), then one
+call of the :class:`~zoo_games.batched.evaluators.LeafEvaluator` from Python for all the leaves
+that need it, then the expansion and backup (:func:`zoo_games.batched.tree.expand_and_backup`).
+The root of each game is evaluated first, in the same way.
+
+Root selection is Gumbel (Danihelka et al. 2022) by default: Gumbel noise ``g`` is drawn once per
+root, Sequential Halving over the simulation budget visits the top ``min(considered, legal)``
+actions by ``g + logits`` and halves them round after round by ``g + logits + sigma(Q)``, and
+the surviving action with the best score is played. The policy target is the improved policy
+``softmax(logits + sigma(completed Q))``. ``selection="puct"`` is AlphaZero's PUCT everywhere,
+with Dirichlet noise on the root's priors when exploring; its target is the visit distribution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from zoo_games.batched import kernels_of
+from zoo_games.batched.descent import compile_descent
+from zoo_games.batched.evaluators import LeafEvaluator
+from zoo_games.batched.rng import seed_states
+from zoo_games.batched.tree import (
+    FINISHED,
+    GUMBEL,
+    SELECTIONS,
+    Trees,
+    considered_visit_schedule,
+    expand_and_backup,
+    gumbel_noise,
+    reset_roots,
+    summarize_roots,
+)
+from zoo_games.catalog import Variant, find_variant
+
+
+@dataclass
+class SearchResult:
+    """What one :meth:`BatchedSearch.run` found, one row per searched game."""
+
+    #: ``(n,)`` ``int64``: the action to play.
+    actions: np.ndarray
+    #: ``(n, num_actions)`` ``float32``: the policy target (0 on illegal actions, sums to 1).
+    policy: np.ndarray
+    #: ``(n,)`` ``float32``: the root's search value for its mover.
+    root_values: np.ndarray
+    #: ``(n, num_actions)`` ``int32``: the visits of each root action.
+    visits: np.ndarray
+
+
+def _positive_int(name: str, value: Any, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+        raise ValueError(f"{name} must be an integer of at least {least}, got {value!r}")
+    return int(value)
+
+
+def _non_negative_number(name: str, value: Any, most: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise ValueError(f"{name} must be a non-negative number, got {value!r}")
+    if most is not None and value > most:
+        raise ValueError(f"{name} must be from 0 to {most}, got {value!r}")
+    return float(value)
+
+
+class BatchedSearch:
+    """Search ``num_games`` positions of one variant at once with ``simulations`` each.
+
+    ``variant``: a label of :func:`zoo_games.catalog.labels` or a
+    :class:`~zoo_games.catalog.Variant`. ``selection``: ``"gumbel"`` (``considered`` actions at
+    the root, Sequential Halving) or ``"puct"`` (``exploration`` is PUCT's constant;
+    ``dirichlet_alpha`` and ``dirichlet_fraction`` shape the root noise when exploring).
+    ``seed`` seeds one generator per game (Gumbel noise, chance outcomes, Dirichlet noise,
+    sampled PUCT actions): game ``g`` of the search draws only from its own, so a game's
+    search does not depend on the others searched with it, and runs go on from where the last
+    one left the generators.
+
+    The trees hold room for the root and two nodes per simulation, each with a logit and a
+    child index per action: about ``(2 * simulations + 2) * num_actions * 8`` bytes per game
+    (``search.trees.bytes_per_game``), allocated once.
+    """
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        num_games: int,
+        simulations: int,
+        selection: str = "gumbel",
+        considered: int = 16,
+        seed: int = 0,
+        exploration: float = 1.25,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.25,
+    ) -> None:
+        chosen = find_variant(variant) if isinstance(variant, str) else variant
+        if not isinstance(chosen, Variant):
+            raise TypeError(f"variant must be a variant label or a Variant, got {variant!r}")
+        if selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
+        self.variant = chosen
+        self.num_games = _positive_int("num_games", num_games, 1)
+        self.simulations = _positive_int("simulations", simulations, 0)
+        self.considered = _positive_int("considered", considered, 1)
+        self.selection = selection
+        self.exploration = _non_negative_number("exploration", exploration)
+        self.dirichlet_alpha = _non_negative_number("dirichlet_alpha", dirichlet_alpha)
+        self.dirichlet_fraction = _non_negative_number("dirichlet_fraction", dirichlet_fraction, 1)
+        if self.dirichlet_alpha == 0:
+            raise ValueError("dirichlet_alpha must be positive, got 0")
+        self.seed = _positive_int("seed", seed, 0)
+        game = chosen.game
+        self.kernels = kernels_of(game)
+        self.num_actions = game.num_actions
+        self.row_length = self.kernels.row_length
+        space = chosen.observer.space
+        self.observation_dtype = np.dtype(space.dtype)
+        self.observation_shape = tuple(space.shape)
+        self._descend = compile_descent(self.kernels.module)
+        self._chance_outcome = getattr(self.kernels.module, "chance_outcome", None)
+        self._config = np.array(self.kernels.config(game, chosen.kwargs), dtype=np.int64)
+        self._rngs = seed_states(self.seed, self.num_games)
+        self._noise = [np.random.default_rng([self.seed, g]) for g in range(self.num_games)]
+        max_nodes = 2 * self.simulations + 2
+        self.trees = Trees(self.num_games, max_nodes, self.num_actions)
+        self._schedules = np.stack(
+            [np.zeros(self.simulations, dtype=np.int32)]
+            + [considered_visit_schedule(m, self.simulations) for m in range(1, considered + 1)]
+        )
+        games = self.num_games
+        observation_bytes = int(np.prod(self.observation_shape)) * self.observation_dtype.itemsize
+        self._paths = np.zeros((games, max_nodes), dtype=np.int32)
+        self._depths = np.zeros(games, dtype=np.int32)
+        self._leaf_rows = np.zeros((games, self.row_length), dtype=np.uint8)
+        self._leaf_masks = np.zeros((games, self.num_actions), dtype=np.int8)
+        self._leaf_observations = np.zeros((games, observation_bytes), dtype=np.uint8)
+        self._leaf_values = np.zeros(games, dtype=np.float32)
+        self._needs_evaluation = np.zeros(games, dtype=np.bool_)
+        self._evaluated_logits = np.zeros((games, self.num_actions), dtype=np.float32)
+        self._evaluated_values = np.zeros(games, dtype=np.float32)
+        self._gumbel = np.zeros((games, self.num_actions), dtype=np.float64)
+        self._scratch = np.zeros(self.num_actions, dtype=np.float64)
+
+    def __repr__(self) -> str:
+        return (
+            f"BatchedSearch({self.variant.label!r}, num_games={self.num_games}, "
+            f"simulations={self.simulations}, selection={self.selection!r})"
+        )
+
+    def run(
+        self,
+        rows: np.ndarray,
+        evaluator: LeafEvaluator,
+        explore: bool = True,
+        games: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Search from each state row of ``rows`` (``(n, row_length)`` ``uint8``, at a decision).
+
+        ``explore``: Gumbel noise at the root (else ``g = 0``); for PUCT, Dirichlet noise on the
+        root's priors and the action drawn from the visits (else the most visited). ``games``:
+        which of the search's games (trees and generators) the rows are, by default the first
+        ``n``.
+        """
+        rows = self._checked_rows(rows)
+        slots = self._checked_games(games, rows.shape[0])
+        trees = self.trees
+        selection = SELECTIONS[self.selection]
+        reset_roots(slots, trees.kind, trees.visits, trees.value_sum, trees.size, trees.children)
+        targets = np.zeros(slots.shape[0], dtype=np.int32)
+        self._simulate(rows, slots, evaluator, selection, targets)
+        finished = np.flatnonzero(trees.kind[slots, 0] == FINISHED)
+        if finished.size:
+            raise ValueError(f"row {finished[0]} is a finished game: there is nothing to search")
+        if selection == GUMBEL and explore:
+            gumbel_noise(slots, self._rngs, self._gumbel)
+        else:
+            self._gumbel[slots] = 0.0
+        if selection != GUMBEL and explore and self.dirichlet_fraction > 0:
+            self._add_dirichlet_noise(slots)
+        legal = np.isfinite(trees.logits[slots, 0]).sum(axis=1)
+        considered = np.minimum(legal, self.considered)
+        for simulation in range(self.simulations):
+            targets[:] = self._schedules[considered, simulation]
+            self._simulate(rows, slots, evaluator, selection, targets)
+        count = slots.shape[0]
+        result = SearchResult(
+            actions=np.zeros(count, dtype=np.int64),
+            policy=np.zeros((count, self.num_actions), dtype=np.float32),
+            root_values=np.zeros(count, dtype=np.float32),
+            visits=np.zeros((count, self.num_actions), dtype=np.int32),
+        )
+        summarize_roots(
+            slots, selection, explore, self._gumbel, self._rngs, trees.player, trees.visits,
+            trees.value_sum, trees.raw_value, trees.logits, trees.children, result.actions,
+            result.policy, result.root_values, result.visits, self._scratch,
+        )  # fmt: skip
+        return result
+
+    def _simulate(
+        self,
+        rows: np.ndarray,
+        slots: np.ndarray,
+        evaluator: LeafEvaluator,
+        selection: int,
+        targets: np.ndarray,
+    ) -> None:
+        """One simulation in every game: descend, evaluate the leaves together, back up."""
+        trees = self.trees
+        self._descend(
+            rows, slots, self._config, self._rngs, selection, targets, self.exploration,
+            self._gumbel, trees.kind, trees.player, trees.visits, trees.value_sum,
+            trees.raw_value, trees.logits, trees.children, trees.size, self._paths,
+            self._depths, self._leaf_rows, self._leaf_masks, self._leaf_observations,
+            self._leaf_values, self._needs_evaluation, self._scratch,
+        )  # fmt: skip
+        count = slots.shape[0]
+        waiting = np.flatnonzero(self._needs_evaluation[:count])
+        if waiting.size:
+            self._evaluate(waiting, evaluator)
+        expand_and_backup(
+            slots, self._paths, self._depths, self._needs_evaluation, self._leaf_masks,
+            self._leaf_values, self._evaluated_logits, self._evaluated_values, trees.kind,
+            trees.player, trees.visits, trees.value_sum, trees.raw_value, trees.logits,
+        )  # fmt: skip
+
+    def _evaluate(self, waiting: np.ndarray, evaluator: LeafEvaluator) -> None:
+        """Call ``evaluator`` on the leaves ``waiting`` and keep its checked answers."""
+        observations = (
+            self._leaf_observations[waiting]
+            .view(self.observation_dtype)
+            .reshape(waiting.size, *self.observation_shape)
+        )
+        masks = self._leaf_masks[waiting]
+        logits, values = evaluator(observations, masks)
+        logits = np.asarray(logits, dtype=np.float32)
+        values = np.asarray(values, dtype=np.float32)
+        if logits.shape != masks.shape or values.shape != (waiting.size,):
+            raise ValueError(
+                f"the evaluator must return logits of shape {masks.shape} and values of shape "
+                f"({waiting.size},); got {logits.shape} and {values.shape}"
+            )
+        if not np.isfinite(logits[masks.astype(bool)]).all():
+            raise ValueError("the evaluator's logits must be finite on legal actions")
+        if not (np.abs(values) <= 1).all():
+            raise ValueError("the evaluator's values must be numbers from -1 to 1")
+        self._evaluated_logits[waiting] = logits
+        self._evaluated_values[waiting] = values
+
+    def _add_dirichlet_noise(self, slots: np.ndarray) -> None:
+        """Mix Dirichlet noise into the root priors of ``slots`` (each from its own generator)."""
+        logits = self.trees.logits
+        fraction = self.dirichlet_fraction
+        for g in slots:
+            legal = np.isfinite(logits[g, 0])
+            noise = self._noise[g].dirichlet(np.full(int(legal.sum()), self.dirichlet_alpha))
+            prior = np.exp(logits[g, 0, legal].astype(np.float64))
+            mixed = (1 - fraction) * prior + fraction * noise
+            logits[g, 0, legal] = np.log(np.maximum(mixed, 1e-30))
+
+    def _checked_rows(self, rows: Any) -> np.ndarray:
+        array = np.asarray(rows)
+        if array.ndim != 2 or array.shape[1] != self.row_length or array.dtype != np.uint8:
+            raise ValueError(
+                f"rows must be a uint8 array of shape (n, {self.row_length}), one state row per "
+                f"game; got {array.dtype} {array.shape}"
+            )
+        if not 1 <= array.shape[0] <= self.num_games:
+            raise ValueError(
+                f"rows must hold 1 to {self.num_games} games (num_games), got {array.shape[0]}"
+            )
+        if self._chance_outcome is not None:
+            pending = [k for k in range(array.shape[0]) if self._chance_outcome(array[k]) == 0]
+            if pending:
+                raise ValueError(
+                    f"row {pending[0]} waits for chance (a throw); search rows at a decision, "
+                    "as the batched engine's states are"
+                )
+        return np.ascontiguousarray(array)
+
+    def _checked_games(self, games: Any, count: int) -> np.ndarray:
+        if games is None:
+            return np.arange(count, dtype=np.int64)
+        slots = np.asarray(games)
+        if (
+            slots.shape != (count,)
+            or slots.dtype.kind not in "iu"
+            or (count and (slots.min() < 0 or slots.max() >= self.num_games))
+            or np.unique(slots).size != count
+        ):
+            raise ValueError(
+                f"games must be {count} distinct game indices from 0 to {self.num_games - 1}, "
+                f"one per row; got {games!r}"
+            )
+        return slots.astype(np.int64)
