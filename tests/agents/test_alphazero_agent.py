@@ -53,8 +53,13 @@ def saved_network(tmp_path: Path) -> Callable[..., Path]:
     return save
 
 
-def climbing_logits(label: str) -> PolicyValueNetwork:
-    """A network whose logits are the action numbers: its favourite legal move is the highest."""
+def preferring(label: str, favourite: int) -> PolicyValueNetwork:
+    """A network that plays the legal action nearest to action ``favourite``, wherever it is.
+
+    Its logits fall with the distance from ``favourite`` and differ by less than 1 in all, as a
+    network's do before it is sure of anything, so that a search can overrule them; its value
+    is 0 everywhere.
+    """
     variant = find_variant(label)
     shape = tuple(variant.observer.space.shape)
     actions = variant.game.num_actions
@@ -64,7 +69,7 @@ def climbing_logits(label: str) -> PolicyValueNetwork:
         observation_shape=shape,
         num_actions=actions,
         hidden=[(np.zeros((4, inputs)), np.zeros(4))],
-        policy=(np.zeros((actions, 4)), np.arange(actions, dtype=float)),
+        policy=(np.zeros((actions, 4)), -np.abs(np.arange(actions) - favourite) / actions),
         value=(np.zeros((1, 4)), np.zeros(1)),
     )
 
@@ -95,13 +100,13 @@ def test_the_network_alone_plays_whole_games_of_legal_moves(label, saved_network
 
 
 def test_the_network_alone_plays_its_highest_legal_logit(tmp_path) -> None:
-    # Togyz Kumalak's initial position: all nine holes are legal (actions 0-8). After White
-    # sows hole 9, Black's hole 9 is still legal: the favourite is 8 both times. In Santorini
-    # the logits climb to the last action, which is rarely legal: the highest legal one wins.
+    # A network that prefers the last action: Togyz Kumalak's hole 9 is legal at the start and
+    # after White sows it; Santorini's last action is rarely legal, the highest legal one is
+    # played instead.
     for label in ("togyz-kumalak", "santorini-fixed"):
-        agent = agents.make(
-            "alphazero", simulations=0, checkpoint=climbing_logits(label).save(tmp_path / label)
-        )
+        last = find_variant(label).game.num_actions - 1
+        folder = preferring(label, favourite=last).save(tmp_path / label)
+        agent = agents.make("alphazero", simulations=0, checkpoint=folder)
         state = find_variant(label).game.new_initial_state()
         for _ in range(3):
             assert agent.act(state) == max(state.legal_actions())
@@ -211,10 +216,13 @@ def test_bad_options_on_the_command_line_are_one_line(capsys) -> None:
 
 # ---------------------------------------------------------------- arena, play and the web app
 def test_it_plays_in_the_arena(saved_network, capsys) -> None:
-    spec = f"alphazero:simulations=0,checkpoint={saved_network('togyz-kumalak')}"
-    assert main(["arena", "togyz-kumalak", f"az={spec}", "greedy", "--games", "2"]) == 0
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    folder = saved_network("togyz-kumalak")
+    alone = f"alone=alphazero:simulations=0,checkpoint={folder}"
+    searching = f"searching=alphazero:simulations=4,checkpoint={folder}"
+    assert main(["arena", "togyz-kumalak", alone, searching, "greedy", "--games", "2"]) == 0
     table = capsys.readouterr().out
-    assert "az" in table and "greedy" in table
+    assert all(name in table for name in ("alone", "searching", "greedy"))
 
 
 def test_it_plays_a_whole_game_at_the_terminal(saved_network, monkeypatch, capsys) -> None:
@@ -253,3 +261,67 @@ def test_the_ship_script_refuses_in_one_line_and_copies_nothing(saved_network) -
     (line,) = finished.stderr.strip().splitlines()
     assert line.startswith("ship_baseline: error: this network was trained on 'togyz-kumalak'")
     assert saved.baseline_variants() == before
+
+
+# ---------------------------------------------------------------- with the search (numba)
+# White sows hole 9 (action 8): its last ball makes 2 in Black's hole 1, a capture that takes
+# White's kazan from 80 to 82, a win. Every other hole holds 1 ball and captures nothing.
+TOGYZ_WIN = "1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,1 80 63 W"
+# player_0's worker on cell 0 (level 2) can climb onto cell 1 (level 3) and win.
+SANTORINI_WIN = "23000/00000/00200/00030/00000 0,24;12,4 0 18,14,12,18"
+
+
+# Each position with the favourite of a network that does not win. Togyz Kumalak: hole 1
+# (action 0); the search considers all 9 moves. Santorini: "worker 0 S to r1c0, build level 3
+# N" (action 49); the 8 winning climbs (actions 32-39, one per build direction) are 10 to 17
+# actions away, and Gumbel's search considers the network's 16 favourites of the 30 legal
+# moves, among them climbs 36-39.
+WINS_IN_ONE = [("togyz-kumalak", TOGYZ_WIN, 0), ("santorini-fixed", SANTORINI_WIN, 49)]
+
+
+def wins_at_once(state, action: int) -> bool:
+    after = state.clone()
+    after.apply_action(action)
+    return after.is_terminal() and after.returns()[state.current_player()] == 1.0
+
+
+@pytest.mark.parametrize("label", labels())
+def test_the_search_plays_whole_games_of_legal_moves(label, saved_network) -> None:
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    agent = agents.make("alphazero", simulations=4, checkpoint=saved_network(label), seed=0)
+    result, moves, _ = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
+    assert result in (0.0, 0.5, 1.0) and sum(moves) > 0
+
+
+@pytest.mark.parametrize(("label", "position", "favourite"), WINS_IN_ONE)
+def test_the_search_takes_a_win_in_one_that_the_network_does_not_favour(
+    label, position, favourite, tmp_path
+) -> None:
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    folder = preferring(label, favourite).save(tmp_path / label)
+    state = find_variant(label).game.state_from_position(position)
+    alone = agents.make("alphazero", simulations=0, checkpoint=folder)
+    assert alone.act(state) == favourite and not wins_at_once(state, favourite)
+    searching = agents.make("alphazero", simulations=16, checkpoint=folder, seed=0)
+    assert wins_at_once(state, searching.act(state))
+
+
+def test_the_search_is_deterministic_for_a_seed(saved_network) -> None:
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    folder = saved_network("senet-kendall-5")  # the search samples Senet's throws
+
+    def decisions(seed: int) -> list[int]:
+        agent = agents.make("alphazero", simulations=8, checkpoint=folder, seed=seed)
+        state = find_variant("senet-kendall-5").game.new_initial_state()
+        throws = np.random.default_rng(0)
+        chosen: list[int] = []
+        while not state.is_terminal() and len(chosen) < 30:
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(throws.choice(outcomes, p=weights)))
+                continue
+            chosen.append(agent.act(state))
+            state.apply_action(chosen[-1])
+        return chosen
+
+    assert decisions(seed=3) == decisions(seed=3)
