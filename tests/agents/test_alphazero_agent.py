@@ -226,11 +226,13 @@ def test_it_plays_in_the_arena(saved_network, capsys) -> None:
 
 
 def test_it_plays_a_whole_game_at_the_terminal(saved_network, monkeypatch, capsys) -> None:
-    # The person tries the holes in turn (a hole may be empty); the network answers each move.
+    # The person tries the holes in turn (a hole may be empty); the agent, searching with its
+    # default budget, answers each move.
+    pytest.importorskip("numba", reason="the search needs the batched extra")
     folder = saved_network("togyz-kumalak")
     entries = "".join(f"{1 + i % 9}\n" for i in range(4000))
     monkeypatch.setattr(sys, "stdin", io.StringIO(entries))
-    argv = ["togyz-kumalak", "--vs", f"alphazero:simulations=0,checkpoint={folder}", "--seed", "3"]
+    argv = ["togyz-kumalak", "--vs", f"alphazero:checkpoint={folder}", "--seed", "3"]
     assert main(["play", *argv]) == 0
     out, err = capsys.readouterr()
     assert err == "" and "player_1 (Black) plays" in out
