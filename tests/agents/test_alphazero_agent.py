@@ -17,6 +17,7 @@ import pytest
 
 from zoo_games import agents
 from zoo_games.alphazero import saved
+from zoo_games.alphazero.agent import variants_of
 from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.arena.play import play_arena_game
 from zoo_games.catalog import find_variant, labels
@@ -120,6 +121,29 @@ def test_a_network_plays_every_variant_of_its_rules(saved_network) -> None:
     state = find_variant("togyz-kumalak-tesauro").game.new_initial_state()
     assert agent.player_for(state.game).variant.label == "togyz-kumalak"
     assert agent.act(state) in state.legal_actions()
+
+
+# ---------------------------------------------------------------- the shipped baselines
+#: Each shipped baseline with each variant it serves (every variant of the same rules).
+SERVED = [
+    (baseline, variant.label)
+    for baseline in saved.baseline_variants()
+    for variant in variants_of(find_variant(baseline).game)
+]
+
+
+@pytest.mark.parametrize(("baseline", "label"), SERVED)
+@pytest.mark.parametrize("simulations", [0, 8])
+def test_every_shipped_baseline_plays_legal_moves_in_every_variant_it_serves(
+    baseline, label, simulations
+) -> None:
+    if simulations:
+        pytest.importorskip("numba", reason="the search needs the batched extra")
+    agent = agents.make("alphazero", simulations=simulations, seed=0)
+    game = find_variant(label).game
+    assert agent.player_for(game).network.variant in saved.baseline_variants()
+    # play_arena_game raises ValueError at the first illegal action.
+    play_arena_game(game, (agent, agents.make("random", seed=0)), chance_seed=0)
 
 
 # ---------------------------------------------------------------- where networks are found
