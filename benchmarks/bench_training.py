@@ -45,7 +45,9 @@ from zoo_games.catalog import find_variant, labels
 try:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-    from zoo_games.rllib.train import TrainSettings, ppo_config, start_ray, torch_threads
+    from zoo_games.rllib.train import TrainSettings, ppo_config
+    from zoo_games.training.cluster import start_ray
+    from zoo_games.training.threads import torch_threads
 except ImportError as missing:
     sys.exit(
         f'bench_training.py needs the rllib extra ({missing}): pip install -e ".[rllib,batched]"'

@@ -31,6 +31,7 @@ from zoo_games.core.game import CHANCE, TERMINAL, Game
 #: get the ``slow`` mark: a folder, a file, or a file and the start of a test's name.
 SLOW = (
     "tests/rllib/",
+    "tests/alphazero/test_cluster.py",
     "tests/agents/test_rllib_agent.py",
     "tests/test_tutorials.py",
     "tests/web/test_browser.py",

@@ -193,6 +193,61 @@ def test_train_refuses_an_output_folder_it_cannot_create(capsys, tmp_path, no_tr
     assert "cannot" in line
 
 
+needs_alphazero = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("torch", "numba")),
+    reason="needs the rllib and batched extras",
+)
+
+
+@pytest.fixture
+def alphazero_runs(monkeypatch):
+    """The settings of each AlphaZero run the command would start (none starts)."""
+    import zoo_games.alphazero.train
+
+    started = []
+    monkeypatch.setattr(zoo_games.alphazero.train, "train", started.append)
+    return started
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--engine", "env"], "--engine cannot be used with --algorithm alphazero"),
+        (["--policy-per-seat"], "--policy-per-seat cannot be used with --algorithm alphazero"),
+        (["--env-runners", "2"], "--env-runners cannot be used with --algorithm alphazero"),
+        (["--games", "0"], "must be 1 or more"),
+        (["--simulations", "-3"], "must be 1 or more"),
+        (["--algorithm", "muzero"], "invalid choice: 'muzero'"),
+        (["--address", "127.0.0.1:6379"], "--address needs --workers 1 or more"),
+        (["--workers", "-1"], "must be 0 or more"),
+    ],
+)
+@needs_alphazero
+def test_alphazero_train_mistakes_get_one_line_and_start_nothing(
+    capsys, tmp_path, alphazero_runs, extra, says
+) -> None:
+    argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--output", str(tmp_path / "r")]
+    assert says in refused(capsys, [*argv, *extra])
+    assert alphazero_runs == [] and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("extra", [["--games", "8"], ["--simulations", "16"]])
+def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra) -> None:
+    line = refused(capsys, ["train", "togyz-kumalak", "--output", str(tmp_path / "r"), *extra])
+    assert f"{extra[0]} cannot be used with --algorithm ppo" in line
+
+
+@needs_alphazero
+def test_alphazero_train_starts_with_the_options_and_the_command(tmp_path, alphazero_runs):
+    argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--games", "64"]
+    argv += ["--simulations", "8", "--iterations", "3", "--output", str(tmp_path / "r")]
+    assert main(argv) == 0
+    (settings,) = alphazero_runs
+    assert (settings.variant, settings.games, settings.simulations) == ("togyz-kumalak", 64, 8)
+    assert settings.iterations == 3 and settings.output_dir == str(tmp_path / "r")
+    assert settings.command == "zoo-games " + " ".join(argv)
+
+
 @pytest.mark.parametrize(
     "argv", [["train"], ["arena", "santorini-fixed"], ["play"], ["demo", "--colour"], ["dance"]]
 )

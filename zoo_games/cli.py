@@ -188,23 +188,77 @@ TRAIN_OPTIONS = {
 }
 
 
+#: ``zoo-games train --algorithm alphazero`` options -> AlphaZeroSettings fields.
+ALPHAZERO_OPTIONS = {
+    "minutes": "minutes",
+    "iterations": "iterations",
+    "output": "output_dir",
+    "resume": "resume",
+    "games": "games",
+    "simulations": "simulations",
+    "eval_every": "eval_every",
+    "eval_games": "eval_games",
+    "final_eval_games": "final_eval_games",
+    "seed": "seed",
+    "workers": "workers",
+    "address": "address",
+}
+#: The training algorithms, by ``--algorithm``, and the options each takes.
+ALGORITHM_OPTIONS = {
+    "ppo": {*TRAIN_OPTIONS, "policy_per_seat"},
+    "alphazero": set(ALPHAZERO_OPTIONS),
+}
+
+
 def _train(args: argparse.Namespace) -> int:
+    algorithm = getattr(args, "algorithm", "ppo")
+    given_options = set(vars(args)) & set().union(*ALGORITHM_OPTIONS.values())
+    wrong = sorted(given_options - ALGORITHM_OPTIONS[algorithm])
+    if wrong:
+        named = ", ".join("--" + name.replace("_", "-") for name in wrong)
+        args.parser.error(f"{named} cannot be used with --algorithm {algorithm}")
+    if "address" in args:
+        _authenticate_to_cluster()
+    if algorithm == "alphazero":
+        return _train_alphazero(args)
     missing = [name for name in ("ray", "torch") if importlib.util.find_spec(name) is None]
     if missing:
         args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
-    if "address" in args:
-        _authenticate_to_cluster()
-    from zoo_games.rllib.train import ClusterConnectionError, TrainSettings, train
+    from zoo_games.rllib.train import TrainSettings, train
+    from zoo_games.training.cluster import ClusterConnectionError
 
     given: dict[str, Any] = {
         field: getattr(args, option) for option, field in TRAIN_OPTIONS.items() if option in args
     }
-    if args.policy_per_seat:
+    if getattr(args, "policy_per_seat", False):
         given["shared_policy"] = False
     try:
         settings = TrainSettings(variant=args.variant, **given).checked()
     except ValueError as problem:
         args.parser.error(str(problem))
+    try:
+        train(settings)
+    except ClusterConnectionError as problem:
+        print(f"zoo-games train: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _train_alphazero(args: argparse.Namespace) -> int:
+    from zoo_games.alphazero.settings import AlphaZeroSettings
+
+    options = ALPHAZERO_OPTIONS.items()
+    given: dict[str, Any] = {
+        field: getattr(args, option) for option, field in options if option in args
+    }
+    command = " ".join(["zoo-games", *args.argv])
+    try:
+        settings = AlphaZeroSettings(variant=args.variant, command=command, **given).checked()
+    except ValueError as problem:
+        args.parser.error(str(problem))
+    from zoo_games.alphazero.train import train
+    from zoo_games.training.cluster import ClusterConnectionError
+
     try:
         train(settings)
     except ClusterConnectionError as problem:
@@ -297,11 +351,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     training = commands.add_parser(
         "train",
-        help="PPO self-play with RLlib (needs: pip install 'zoo-games[rllib]')",
-        description="PPO self-play with RLlib. Defaults: see docs/training.md.",
-        argument_default=argparse.SUPPRESS,  # TrainSettings holds the defaults
+        help="self-play training: PPO with RLlib, or AlphaZero (needs the rllib extra)",
+        description="Self-play training: PPO with RLlib (default) or AlphaZero on the batched "
+        "engine. Defaults: see docs/training.md.",
+        argument_default=argparse.SUPPRESS,  # the settings classes hold the defaults
     )
     training.add_argument("variant", choices=known, metavar="VARIANT")
+    training.add_argument(
+        "--algorithm", choices=tuple(ALGORITHM_OPTIONS), help="ppo (default) or alphazero"
+    )
     training.add_argument("--minutes", type=minutes, help="training time budget")
     training.add_argument("--iterations", type=at_least(1), help="stop after this many instead")
     training.add_argument(
@@ -309,15 +367,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     training.add_argument("--resume", action="store_true", help="continue the run in --output")
     training.add_argument(
-        "--policy-per-seat",
-        action="store_true",
-        default=False,
-        help="one policy per seat, not one shared",
+        "--policy-per-seat", action="store_true", help="ppo: one policy per seat, not one shared"
     )
     training.add_argument(
         "--engine",
         choices=("batched", "env"),
         help="sample with the batched engine (default with numba) or the environment",
+    )
+    training.add_argument(
+        "--games", type=at_least(1), help="alphazero: self-play games played at once"
+    )
+    training.add_argument(
+        "--simulations", type=at_least(1), help="alphazero: search simulations per move"
+    )
+    training.add_argument(
+        "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
     )
     training.add_argument("--env-runners", type=at_least(0), help="remote sampling workers")
     training.add_argument(
@@ -428,6 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     quietly with status 141, as a Unix tool killed by SIGPIPE does.
     """
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command, as typed
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
-from zoo_games.rllib.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 from zoo_games.rllib.train import TrainSettings
+from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
 COLUMNS = ["iteration", "minutes"]
 

@@ -25,11 +25,11 @@ from ray.rllib.core.columns import Columns
 from zoo_games.arena import run_arena
 from zoo_games.catalog import find_variant, variants
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import evaluate_against, win_rate_column
 from zoo_games.rllib.module import MaskedActorCritic
-from zoo_games.rllib.plot import plot_learning_curve
 from zoo_games.rllib.policy_agent import ModuleAgent, masked_logits
 from zoo_games.rllib.train import TrainSettings, ppo_config, train
+from zoo_games.training.evaluation import evaluate_against, win_rate_column
+from zoo_games.training.plot import plot_learning_curve
 
 #: The first variant of each game keeps the RLlib part of CI short.
 _FIRST_VARIANTS: dict[str, str] = {}

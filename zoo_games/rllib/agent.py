@@ -22,10 +22,10 @@ import torch
 from ray.rllib.core.rl_module.rl_module import RLModule
 
 from zoo_games.core.adapter import AGENTS
-from zoo_games.rllib import checkpoints
-from zoo_games.rllib.checkpoints import SETTINGS
 from zoo_games.rllib.policies import module_folder
 from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training import checkpoints
+from zoo_games.training.checkpoints import SETTINGS
 
 
 class RLlibAgent(ModuleAgent):

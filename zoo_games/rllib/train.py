@@ -19,18 +19,13 @@ it; without, it starts Ray on this machine.
 from __future__ import annotations
 
 import importlib.util
-import logging
 import math
-import socket
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import ray
-import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -39,7 +34,11 @@ from ray.tune.registry import register_env
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
-from zoo_games.rllib.checkpoints import (
+from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
+from zoo_games.rllib.module import MaskedActorCritic
+from zoo_games.rllib.policies import policy_ids, policy_mapping
+from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
     SETTINGS,
@@ -49,12 +48,16 @@ from zoo_games.rllib.checkpoints import (
     trained_rows,
     write_metrics,
 )
-from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
-from zoo_games.rllib.evaluation import check_evaluation, evaluate_against, win_rate_column
-from zoo_games.rllib.module import MaskedActorCritic
-from zoo_games.rllib.plot import plot_learning_curve
-from zoo_games.rllib.policies import policy_ids, policy_mapping
-from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training.cluster import start_ray
+from zoo_games.training.evaluation import (
+    check_evaluation,
+    evaluate_against,
+    win_rate_column,
+    win_rates_text,
+)
+from zoo_games.training.folders import check_creatable, new_run_folder
+from zoo_games.training.plot import plot_learning_curve
+from zoo_games.training.threads import torch_threads
 
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
@@ -69,13 +72,6 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
 #: spend a large part of a run evaluating.
 EVAL_EVERY = {"batched": 50, "env": 10}
-#: Torch threads of the training process (its learner and local runner). On a 2-core machine,
-#: two threads made whole iterations many times slower as soon as another process kept a core
-#: busy (torch's threads wait for each other at every small matrix product); one thread is
-#: steady (docs/training.md, "Choosing the settings").
-TORCH_THREADS = 1
-#: How long joining a cluster waits for its head to answer at all.
-HEAD_TIMEOUT_SECONDS = 10
 
 
 @dataclass
@@ -132,7 +128,7 @@ class TrainSettings:
         variant, engine, network shape or policy split); and writing into a folder that
         already holds another run (it is never replaced), or an output folder that cannot be
         created. Resuming, a checkpoint swap that a kill interrupted is finished first
-        (:func:`~zoo_games.rllib.checkpoints.recover`), and an unset engine is the run's own.
+        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
@@ -181,14 +177,9 @@ class TrainSettings:
                 raise ValueError(
                     f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
                 )
-        elif _holds_files(output):
-            if self.output_dir is not None:
-                raise ValueError(
-                    f"{output} already holds a run; use --resume to continue it, or another "
-                    "--output folder"
-                )
-            output = _fresh_folder(output)
-        _check_creatable(output)
+        else:
+            output = new_run_folder(output, chosen=self.output_dir is not None)
+        check_creatable(output)
         eval_every = EVAL_EVERY[engine] if self.eval_every is None else self.eval_every
         if eval_every < 0:
             raise ValueError(f"eval_every must be 0 or more, got {eval_every}")
@@ -243,35 +234,6 @@ def sampling(settings: TrainSettings) -> tuple[str, int]:
     if environments is None:
         environments = ENVIRONMENTS_PER_RUNNER.get(engine, 1)
     return engine, environments
-
-
-def _check_creatable(folder: Path) -> None:
-    """Refuse a folder that cannot be created, by creating it and removing what was made.
-
-    Only trying tells (permissions, a file on the way, ``/proc``, a full disk), and trying
-    here refuses it before Ray starts; removing it again leaves nothing behind a run that
-    stops before training (a cluster that cannot be joined).
-    """
-    missing = [path for path in (folder, *folder.parents) if not path.exists()]
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        problem = error.strerror or error
-        raise ValueError(f"cannot create the output folder {folder}: {problem}") from None
-    for made in missing:  # the deepest first
-        made.rmdir()
-
-
-def _holds_files(folder: Path) -> bool:
-    return folder.is_dir() and any(folder.iterdir())
-
-
-def _fresh_folder(taken: Path) -> Path:
-    """The first of ``taken-2``, ``taken-3``, ... that holds no run."""
-    number = 2
-    while _holds_files(taken.with_name(f"{taken.name}-{number}")):
-        number += 1
-    return taken.with_name(f"{taken.name}-{number}")
 
 
 def ppo_config(settings: TrainSettings) -> PPOConfig:
@@ -338,61 +300,6 @@ def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, Pairin
         games,
         seed=settings.seed + 1,
     )
-
-
-class ClusterConnectionError(RuntimeError):
-    """The Ray cluster named by ``address`` could not be joined."""
-
-
-def start_ray(address: str | None) -> None:
-    """Start a Ray of this run's own, or join the cluster at ``address``.
-
-    Without an address Ray is started locally for this process alone (``address="local"``):
-    Ray's own default would join any cluster already running on the machine, and the run
-    would die with it. Ray's start-up chatter is kept to errors.
-    """
-    # RLlib's notice that PPO runs on its new API stack (what we ask for) and similar
-    # messages say nothing a user of this command can act on.
-    logging.getLogger("ray.rllib").setLevel(logging.ERROR)
-    if ray.is_initialized():
-        return
-    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-    if address is None:
-        ray.init(address="local", include_dashboard=False, **quiet)
-        return
-    try:
-        _reach_head(address)
-        ray.init(address=address, **quiet)
-    except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ClusterConnectionError(
-            f"could not join the Ray cluster at {address}: {reason} (is its head running "
-            "there? A cluster with token authentication needs RAY_AUTH_MODE=token and its "
-            "token in ~/.ray/auth_token or RAY_AUTH_TOKEN; see docs/training.md)"
-        ) from error
-
-
-def _reach_head(address: str) -> None:
-    """Fail within seconds if nothing listens at ``HOST:PORT`` (Ray itself retries for minutes).
-
-    ``auto`` names the cluster of this machine, which Ray finds itself.
-    """
-    if address == "auto":
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    with socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT_SECONDS):
-        pass
-
-
-@contextmanager
-def torch_threads(count: int = TORCH_THREADS) -> Iterator[None]:
-    """Run the block with ``count`` torch threads in this process, then restore the number."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> PairingResult:
@@ -520,14 +427,7 @@ def _progress_line(row: dict[str, Any]) -> str:
     text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
     if "env_steps" in row:  # not before the first iteration
         text += f"  steps {row['env_steps']}  entropy {row['entropy']}"
-    win_rates = [
-        f"{key.removeprefix('win_rate_vs_')} {float(value):.1%}"
-        for key, value in row.items()
-        if key.startswith("win_rate_vs_") and value != ""
-    ]
-    if win_rates:
-        text += "  win rate vs " + ", ".join(win_rates)
-    return text
+    return text + win_rates_text(row)
 
 
 def _save(algo: Any, rows: list[dict[str, Any]], output: Path, settings: TrainSettings) -> None:

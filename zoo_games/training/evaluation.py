@@ -1,7 +1,8 @@
 """Playing a trained policy against baseline agents, with the arena.
 
 Each evaluation is an arena match (:func:`zoo_games.arena.run_arena`) between the trained
-policy, as a :class:`~zoo_games.rllib.policy_agent.ModuleAgent`, and one opponent spec
+player, as an agent (PPO's :class:`~zoo_games.rllib.policy_agent.ModuleAgent`, AlphaZero's
+network and search), and one opponent spec
 (``"random"``, ``"greedy"``, ``"mcts:simulations=100"``...): half the games with the trained
 side as ``player_0``, seeded, on the rules core. The result counts each game's outcome, so a
 loss in a game the policy never got to act in (possible with Senet's extra turns) still
@@ -11,7 +12,8 @@ counts as a loss.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from zoo_games.agents.base import Agent
 from zoo_games.arena import run_arena
@@ -45,6 +47,19 @@ def win_rate_column(opponent: str) -> str:
     (``"mcts:simulations=50"`` -> ``win_rate_vs_mcts_simulations_50``).
     """
     return "win_rate_vs_" + re.sub(r"[^0-9A-Za-z]+", "_", opponent).strip("_")
+
+
+def win_rates_text(row: Mapping[str, Any]) -> str:
+    """The win rates of a metrics row for a progress line: ``"  win rate vs random 55.0%"``.
+
+    Empty when the row has no evaluation.
+    """
+    win_rates = [
+        f"{key.removeprefix('win_rate_vs_')} {float(value):.1%}"
+        for key, value in row.items()
+        if key.startswith("win_rate_vs_") and value != ""
+    ]
+    return "  win rate vs " + ", ".join(win_rates) if win_rates else ""
 
 
 def evaluate_against(

@@ -1,0 +1,127 @@
+"""AlphaZero's self-play on Ray actors: on a Ray of the run's own, and on a loopback cluster.
+
+The cluster is started as ``tests/rllib/test_cluster.py`` starts it (a head on 127.0.0.1 in a
+process of its own; its token is sent if it wrote one, as the command does); the run joins it
+with ``address`` and one self-play worker. Both runs play with the scripted search of
+``conftest.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray")
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+from zoo_games.alphazero import network
+from zoo_games.alphazero.settings import AlphaZeroSettings
+from zoo_games.alphazero.train import train
+
+TINY = {
+    "variant": "togyz-kumalak",
+    "games": 4,
+    "simulations": 2,
+    "moves": 60,
+    "hidden": [16],
+    "batch_size": 16,
+    "eval_every": 0,
+    "eval_games": 2,
+    "final_eval_games": 2,
+    "eval_opponents": ("random",),
+    "iterations": 3,
+}
+
+
+def test_self_play_workers_fill_the_drivers_buffer(tmp_path, make_scripted_search):
+    settings = AlphaZeroSettings(output_dir=str(tmp_path / "run"), workers=2, **TINY)
+    train(settings, progress=lambda line: None, make=make_scripted_search)
+    with (tmp_path / "run" / "metrics.csv").open() as handle:
+        last = list(csv.DictReader(handle))[-1]
+    # Two workers of four games, 180 moves each: games ended and were learned from.
+    assert int(last["games"]) > 0 and int(last["learner_steps"]) > 0
+    assert network.load(tmp_path / "run").trained["positions"] == int(last["positions"])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(port: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"no Ray head answered on 127.0.0.1:{port} within {seconds} s")
+
+
+JOIN = """
+import os, runpy, sys
+from pathlib import Path
+if (Path.home() / ".ray" / "auth_token").is_file():  # as zoo-games train --address does
+    os.environ["RAY_AUTH_MODE"] = "token"
+from zoo_games.alphazero.settings import AlphaZeroSettings
+from zoo_games.alphazero.train import train
+search = runpy.run_path(sys.argv[3])["scripted_search"]
+settings = AlphaZeroSettings(output_dir=sys.argv[1], address=sys.argv[2], workers=1, **{tiny})
+train(settings, make=search)
+"""
+
+
+def test_a_run_joins_a_cluster_on_loopback(tmp_path):
+    ray_command = shutil.which("ray", path=os.path.dirname(sys.executable))
+    assert ray_command, "the ray command is installed with the rllib extra"
+    environment = {
+        **os.environ,
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+        "HOME": str(tmp_path),  # the head writes its token to ~/.ray/auth_token
+        "PYTHONPATH": str(Path(__file__).parents[2]),
+    }
+    environment.pop("RAY_AUTH_MODE", None)
+    port = free_port()
+    sessions = tempfile.mkdtemp(prefix="zg-ray-")  # short paths for Ray's Unix sockets
+    head_command = [ray_command, "start", "--head", "--block", f"--port={port}"]
+    head_command += ["--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false"]
+    head_command += ["--disable-usage-stats", f"--temp-dir={sessions}"]
+    head = subprocess.Popen(
+        head_command,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for(port, seconds=90)
+        script = JOIN.replace("{tiny}", repr(TINY))
+        conftest = str(Path(__file__).with_name("conftest.py"))
+        run = tmp_path / "run"
+        joined = subprocess.run(
+            [sys.executable, "-c", script, str(run), f"127.0.0.1:{port}", conftest],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert joined.returncode == 0, joined.stderr[-3000:]
+        assert "final: " in joined.stdout
+        assert network.load(run).trained["games"] > 0
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        head.wait(timeout=90)
+        shutil.rmtree(sessions, ignore_errors=True)

@@ -1,0 +1,168 @@
+"""AlphaZero training runs: what a run writes, its seed, its checks, and a resume after SIGKILL.
+
+The runs here play with the scripted search of ``conftest.py``: the loop is what is tested.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+from zoo_games.alphazero import network
+from zoo_games.alphazero.settings import AlphaZeroSettings
+from zoo_games.alphazero.train import train
+from zoo_games.training.checkpoints import CHECKPOINT
+
+#: A run of seconds: four games of Togyz Kumalak at once (60 moves an iteration: games end
+#: within three), a small network, two evaluation games.
+TINY: dict[str, Any] = {
+    "variant": "togyz-kumalak",
+    "games": 4,
+    "simulations": 2,
+    "moves": 60,
+    "hidden": [16],
+    "batch_size": 16,
+    "eval_every": 2,
+    "eval_games": 2,
+    "final_eval_games": 2,
+    "eval_opponents": ("random",),
+}
+
+
+def tiny_run(output: Path, make_search: Any, **changes: Any) -> AlphaZeroSettings:
+    settings = AlphaZeroSettings(output_dir=str(output), **{**TINY, "iterations": 3, **changes})
+    train(settings, progress=lambda line: None, make=make_search)
+    return settings
+
+
+def test_a_tiny_run_writes_metrics_checkpoint_curve_and_network(tmp_path, make_scripted_search):
+    tiny_run(tmp_path / "run", make_scripted_search, command="zoo-games train togyz-kumalak")
+    run = tmp_path / "run"
+    with (run / "metrics.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["iteration"] for row in rows] == ["0", "1", "2", "3"]
+    assert rows[0]["win_rate_vs_random"] != "" and rows[2]["win_rate_vs_random"] != ""
+    assert rows[-1]["final_win_rate_vs_random"] != "" and rows[-1]["final_eval_games"] == "2"
+    positions = [int(row["positions"]) for row in rows[1:]]
+    assert positions == sorted(positions) and positions[-1] > 0  # games ended and were kept
+    assert int(rows[-1]["learner_steps"]) > 0 and float(rows[-1]["policy_loss"]) > 0
+    assert (run / "learning_curve.png").stat().st_size > 0
+    assert (run / "metrics.csv").read_text() == (run / CHECKPOINT / "metrics.csv").read_text()
+    saved = network.load(run)
+    assert saved.variant == "togyz-kumalak" and saved.hidden_sizes == [16]
+    assert saved.trained["command"] == "zoo-games train togyz-kumalak"
+    assert saved.trained["positions"] == positions[-1] and saved.trained["games"] > 0
+    assert saved.trained["iterations"] == 3 and saved.trained["seconds"] > 0
+    assert json.loads((run / CHECKPOINT / "run.json").read_text())["algorithm"] == "alphazero"
+
+
+def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
+    for name in ("a", "b", "c"):
+        tiny_run(tmp_path / name, make_scripted_search, seed=1 if name == "c" else 0, eval_every=0)
+    a, b, c = (network.load(tmp_path / name) for name in "abc")
+    assert a.trained["positions"] > 0  # it learned: games ended and went to the learner
+    for (weight_a, _), (weight_b, _) in zip(a.hidden, b.hidden, strict=True):
+        np.testing.assert_array_equal(weight_a, weight_b)
+    np.testing.assert_array_equal(a.policy[0], b.policy[0])
+    assert not np.array_equal(a.policy[0], c.policy[0])
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"variant": "chess"}, "unknown variant"),
+        ({"iterations": 0}, "iterations must be 1 or more"),
+        ({"minutes": 0.0, "iterations": None}, "minutes must be more than 0"),
+        ({"games": 0}, "games must be an integer, 1 or more"),
+        ({"simulations": 0}, "simulations must be an integer, 1 or more"),
+        ({"replay_ratio": 0.0}, "replay_ratio must be more than 0"),
+        ({"hidden": []}, "hidden must be one or more layer sizes"),
+        ({"eval_games": 3}, "eval_games must be a positive even number"),
+        ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
+        ({"address": "127.0.0.1:6379"}, "--address needs --workers 1 or more"),
+        ({"workers": -1}, "workers must be an integer, 0 or more"),
+        ({"resume": True}, "nothing to resume"),
+    ],
+)
+def test_bad_settings_are_refused_before_any_work(tmp_path, changes, message):
+    settings = AlphaZeroSettings(output_dir=str(tmp_path / "run"), **{**TINY, **changes})
+    with pytest.raises(ValueError, match=message):
+        settings.checked()
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_resume_its_checkpoint_cannot_continue_is_refused(tmp_path, make_scripted_search):
+    run = tmp_path / "run"
+    tiny_run(run, make_scripted_search, iterations=1, eval_every=0)
+    asked = {**TINY, "output_dir": str(run), "resume": True, "iterations": 2}
+    with pytest.raises(ValueError, match=r"with hidden \[32\]: it was trained with hidden \[16\]"):
+        AlphaZeroSettings(**{**asked, "hidden": [32]}).checked()
+    with pytest.raises(ValueError, match="trained 1 iterations already"):
+        AlphaZeroSettings(**{**asked, "iterations": 1}).checked()
+    with pytest.raises(ValueError, match="already holds a run"):
+        AlphaZeroSettings(**{**asked, "resume": False}).checked()
+
+
+TRAIN = """
+import runpy, sys
+from zoo_games.alphazero.settings import AlphaZeroSettings
+from zoo_games.alphazero.train import train
+search = runpy.run_path(sys.argv[4])["scripted_search"]
+settings = AlphaZeroSettings(
+    output_dir=sys.argv[1], iterations=int(sys.argv[2]), resume=sys.argv[3] == "resume",
+    eval_every=1, **{tiny}
+)
+train(settings, progress=lambda line: print(line, flush=True), make=search)
+"""
+
+
+def start_training(run: Path, iterations: int, resume: bool) -> subprocess.Popen[str]:
+    tiny = {key: value for key, value in TINY.items() if key != "eval_every"}
+    script = TRAIN.replace("{tiny}", repr(tiny))
+    conftest = Path(__file__).with_name("conftest.py")
+    command = [sys.executable, "-c", script, str(run), str(iterations), "resume" if resume else "-"]
+    return subprocess.Popen(
+        [*command, str(conftest)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        start_new_session=True,
+    )
+
+
+def test_a_run_killed_while_checkpointing_resumes_with_metrics_that_agree(tmp_path):
+    run = tmp_path / "run"
+    first = start_training(run, iterations=50, resume=False)
+    assert first.stdout is not None
+    for line in first.stdout:
+        if line.startswith("iter    2"):  # its checkpoint is being written right now
+            os.killpg(first.pid, signal.SIGKILL)
+            break
+    first.wait(timeout=60)
+    assert first.returncode == -signal.SIGKILL
+    second = start_training(run, iterations=4, resume=True)
+    out, _ = second.communicate(timeout=600)
+    assert second.returncode == 0, out
+    resumed = out.splitlines()[0]
+    assert resumed.startswith("resumed from") and resumed.split()[-2] in ("1", "2"), resumed
+    with (run / "metrics.csv").open() as handle:
+        iterations = [row["iteration"] for row in csv.DictReader(handle)]
+    assert iterations == ["0", "1", "2", "3", "4"]  # no iteration lost or written twice
+    assert (run / "metrics.csv").read_text() == (run / CHECKPOINT / "metrics.csv").read_text()
+    assert sorted(path.name for path in run.iterdir() if path.name.startswith(CHECKPOINT)) == [
+        CHECKPOINT
+    ]
+    assert network.load(run).trained["iterations"] == 4

@@ -1,0 +1,60 @@
+"""A policy-value network as an :class:`~zoo_games.agents.Agent`: alone, or guiding the search.
+
+With ``simulations=0`` the player plays the legal action the network rates highest, from the
+observation the environment would give the player to move (the variant's observer). With
+more, it runs the batched search on the one position, the network evaluating its leaves,
+without exploration noise, and plays the search's choice. Training evaluates its network
+through this player in the arena; the ``alphazero`` agent plays a saved network through it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.alphazero.network import PolicyValueNetwork, check_plays
+from zoo_games.alphazero.searching import Search, make_search
+from zoo_games.batched import kernels_of
+from zoo_games.catalog import find_variant
+from zoo_games.core.game import GameState
+
+
+class NetworkPlayer(Agent):
+    """Plays ``network`` on its variant, with ``simulations`` of search per move (0: none)."""
+
+    name = "network"
+
+    def __init__(
+        self, network: PolicyValueNetwork, simulations: int = 0, seed: int | None = None
+    ) -> None:
+        super().__init__(seed)
+        if simulations < 0:
+            raise ValueError(f"simulations must be 0 or more, got {simulations}")
+        variant = find_variant(network.variant)
+        space = variant.observer.space
+        check_plays(network, variant.label, tuple(space.shape), variant.game.num_actions)
+        self.network = network
+        self.simulations = simulations
+        self._game = variant.game
+        self._observer = variant.observer
+        self._kernels = kernels_of(variant.game)
+        self._search: Search | None = (
+            make_search(variant.label, 1, simulations, seed or 0) if simulations else None
+        )
+
+    def act(self, state: GameState) -> int:
+        """The network's (or its search's) action for the player to act in ``state``."""
+        check_decision_node(state)
+        if state.game.name != self._game.name or state.game.options() != self._game.options():
+            raise ValueError(
+                f"this network plays {self.network.variant!r}; it was given a position of "
+                f"{state.game.name} {state.game.options()}"
+            )
+        if self._search is not None:
+            row = self._kernels.row_from_state(state)[None]
+            return int(self._search.run(row, self.network, explore=False).actions[0])
+        player = state.current_player()
+        mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8)
+        observation = self._observer.observe(state, player)[None]
+        logits, _ = self.network(observation, mask[None])
+        return int(np.argmax(np.where(mask > 0, logits[0], -np.inf)))

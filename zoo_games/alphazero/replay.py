@@ -1,0 +1,110 @@
+"""The replay buffer: the latest self-play positions, each with its search target and outcome.
+
+A ring of numpy arrays of fixed size: the newest positions overwrite the oldest, so the
+learner always trains on the latest few hundred thousand positions, played by networks close
+to the one it is training. Each position is what the network reads and what it should have
+said: the observation of the player to move, the legal actions, the search's improved policy
+and the game's outcome for that player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Positions:
+    """A batch of training positions, one row each."""
+
+    observations: np.ndarray
+    masks: np.ndarray
+    policies: np.ndarray
+    outcomes: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+
+class ReplayBuffer:
+    """At most ``capacity`` positions of one variant; the oldest go first when it is full."""
+
+    def __init__(
+        self,
+        capacity: int,
+        observation_shape: tuple[int, ...],
+        observation_dtype: np.dtype,
+        num_actions: int,
+    ) -> None:
+        if capacity < 1:
+            raise ValueError(f"the replay capacity must be 1 or more, got {capacity}")
+        self.capacity = capacity
+        self._observations = np.zeros((capacity, *observation_shape), dtype=observation_dtype)
+        self._masks = np.zeros((capacity, num_actions), dtype=np.int8)
+        self._policies = np.zeros((capacity, num_actions), dtype=np.float32)
+        self._outcomes = np.zeros(capacity, dtype=np.float32)
+        #: Positions ever added (the next one goes to ``added % capacity``).
+        self.added = 0
+
+    def __len__(self) -> int:
+        return min(self.added, self.capacity)
+
+    def add(self, positions: Positions) -> None:
+        """Append ``positions`` (if more than the capacity, only the last ones are kept)."""
+        count = len(positions)
+        first = max(0, count - self.capacity)
+        slots = (self.added + np.arange(first, count)) % self.capacity
+        self._observations[slots] = positions.observations[first:]
+        self._masks[slots] = positions.masks[first:]
+        self._policies[slots] = positions.policies[first:]
+        self._outcomes[slots] = positions.outcomes[first:]
+        self.added += count
+
+    def sample(self, count: int, rng: np.random.Generator) -> Positions:
+        """``count`` positions drawn uniformly, with replacement, with ``rng``."""
+        if len(self) == 0:
+            raise ValueError("the replay buffer is empty: play some games first")
+        rows = rng.integers(0, len(self), size=count)
+        return Positions(
+            self._observations[rows], self._masks[rows], self._policies[rows], self._outcomes[rows]
+        )
+
+    def latest(self, count: int) -> Positions:
+        """The last ``count`` positions added (at most those held), oldest first."""
+        count = min(count, len(self))
+        slots = (self.added - count + np.arange(count)) % self.capacity
+        return Positions(
+            self._observations[slots],
+            self._masks[slots],
+            self._policies[slots],
+            self._outcomes[slots],
+        )
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: Path) -> None:
+        """Write the held positions and the count to ``path`` (an ``.npz``)."""
+        held = len(self)
+        np.savez(
+            path,
+            observations=self._observations[:held],
+            masks=self._masks[:held],
+            policies=self._policies[:held],
+            outcomes=self._outcomes[:held],
+            added=np.int64(self.added),
+        )
+
+    def load(self, path: Path) -> None:
+        """Replace what this buffer holds by what :meth:`save` wrote to ``path``."""
+        with np.load(path) as saved:
+            held = len(saved["outcomes"])
+            if held > self.capacity:
+                raise ValueError(
+                    f"{path} holds {held} positions, more than this buffer's {self.capacity}"
+                )
+            self._observations[:held] = saved["observations"]
+            self._masks[:held] = saved["masks"]
+            self._policies[:held] = saved["policies"]
+            self._outcomes[:held] = saved["outcomes"]
+            self.added = int(saved["added"])

@@ -1,0 +1,170 @@
+"""The settings of an AlphaZero training run, and their checks before any work starts."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from zoo_games.catalog import find_variant
+from zoo_games.training.checkpoints import CHECKPOINT, recover, saved_run, trained_rows
+from zoo_games.training.evaluation import check_evaluation
+from zoo_games.training.folders import check_creatable, new_run_folder
+
+ALGORITHM = "alphazero"
+
+
+@dataclass
+class AlphaZeroSettings:
+    """Everything an AlphaZero run depends on; the defaults suit a 2-core machine.
+
+    One iteration plays ``moves`` moves in each of ``games`` games (every move searched with
+    ``simulations`` simulations, all games at once), then takes as many gradient steps of
+    ``batch_size`` positions as make ``replay_ratio`` positions sampled per new position.
+    """
+
+    variant: str = "togyz-kumalak"
+    #: Where the run writes; ``None``: ``runs/<variant>-alphazero`` (or ``-2``, ``-3``, ...
+    #: if that already holds a run; resuming: that folder).
+    output_dir: str | None = None
+    minutes: float = 20.0
+    iterations: int | None = None
+    #: Games played at once: the search evaluates one leaf of each per network call, so more
+    #: games make larger, cheaper-per-position batches.
+    games: int = 256
+    simulations: int = 32
+    moves: int = 16
+    # Three layers of 128: the numpy forward pass of self-play evaluated this twice as fast
+    # as two of 256 (docs/training.md, "AlphaZero").
+    hidden: list[int] = field(default_factory=lambda: [128, 128, 128])
+    batch_size: int = 512
+    #: Positions sampled by the learner per position self-play adds: each position is
+    #: trained on about this many times while it is in the buffer (docs/training.md).
+    replay_ratio: float = 4.0
+    replay_capacity: int = 200_000
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    #: Iterations between evaluations and checkpoints (0: only at the start and the end).
+    eval_every: int = 25
+    eval_games: int = 40
+    final_eval_games: int = 200
+    #: Agent specs the network is evaluated against, each a ``win_rate_vs_<opponent>`` column.
+    eval_opponents: tuple[str, ...] = ("greedy", "batched-mcts:simulations=200")
+    #: Search simulations of the evaluated player (0: the network's policy alone).
+    eval_simulations: int = 0
+    seed: int = 0
+    #: Self-play workers (Ray actors of ``games`` games each; the learner stays here), on a
+    #: Ray of the run's own or on the cluster at ``address``; 0: self-play in this process.
+    workers: int = 0
+    address: str | None = None
+    resume: bool = False
+    #: The command that started the run, saved with the network (``trained``).
+    command: str = ""
+
+    def checked(self) -> AlphaZeroSettings:
+        """These settings with ``output_dir`` decided, or ``ValueError`` saying what is wrong.
+
+        Refused: an unknown variant; a missing numba or torch (or Ray, with workers); a
+        cluster address without workers to run there; a budget that trains nothing; counts
+        below what they mean; evaluation games that cannot alternate seats or unknown
+        opponents; resuming a run with no checkpoint, a spent budget, or settings its
+        checkpoint cannot continue; writing into a folder that holds another run, or one that
+        cannot be created.
+        """
+        find_variant(self.variant)
+        needed = ("numba", "torch", "ray") if self.workers else ("numba", "torch")
+        missing = [name for name in needed if importlib.util.find_spec(name) is None]
+        if missing:
+            raise ValueError(
+                f"alphazero training needs {' and '.join(missing)}: "
+                'pip install "zoo-games[batched,rllib]"'
+            )
+        if self.address is not None and not self.workers:
+            raise ValueError(
+                "--address needs --workers 1 or more: the self-play workers are what runs on "
+                "the cluster"
+            )
+        check_evaluation(
+            self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
+        )
+        if self.iterations is None:
+            if not (math.isfinite(self.minutes) and self.minutes > 0):
+                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
+        elif self.iterations < 1:
+            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        for name, minimum in (
+            ("games", 1),
+            ("simulations", 1),
+            ("moves", 1),
+            ("batch_size", 1),
+            ("replay_capacity", 1),
+            ("eval_every", 0),
+            ("eval_simulations", 0),
+            ("seed", 0),
+            ("workers", 0),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                raise ValueError(f"{name} must be an integer, {minimum} or more, got {value!r}")
+        for name in ("replay_ratio", "lr"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be more than 0, got {value}")
+        if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
+            raise ValueError(f"weight_decay must be 0 or more, got {self.weight_decay}")
+        if not self.hidden or any(
+            isinstance(size, bool) or not isinstance(size, int) or size < 1 for size in self.hidden
+        ):
+            raise ValueError(
+                f"hidden must be one or more layer sizes of 1 or more, got {self.hidden}"
+            )
+        output = Path(self.output_dir or f"runs/{self.variant}-{ALGORITHM}")
+        if self.resume:
+            self._check_resumable(output)
+        else:
+            output = new_run_folder(output, chosen=self.output_dir is not None)
+        check_creatable(output)
+        return replace(self, output_dir=str(output))
+
+    def run_settings(self) -> dict[str, Any]:
+        """What a checkpoint of these settings can only be continued with."""
+        return {
+            "algorithm": ALGORITHM,
+            "variant": self.variant,
+            "hidden": list(self.hidden),
+            "replay_capacity": self.replay_capacity,
+        }
+
+    def _check_resumable(self, output: Path) -> None:
+        recover(output)
+        if not (output / CHECKPOINT).is_dir():
+            raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
+        saved = saved_run(output, list(self.run_settings()))
+        if saved.get("algorithm") != ALGORITHM:
+            raise ValueError(
+                f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
+                f"trained with {saved.get('algorithm', 'ppo')}"
+            )
+        for name, value in self.run_settings().items():
+            if saved.get(name) != value:
+                raise ValueError(
+                    f"cannot resume the run in {output} with {name} {value!r}: it was "
+                    f"trained with {name} {saved.get(name)!r}"
+                )
+        rows = trained_rows(output)
+        done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+        if self.iterations is not None and done >= self.iterations:
+            raise ValueError(
+                f"the run in {output} has trained {done} iterations already; ask for more"
+            )
+        if self.iterations is None and spent >= self.minutes:
+            raise ValueError(
+                f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
+            )
+
+
+def iterations_done(rows: list[dict[str, Any]]) -> int:
+    """The iterations a run's metrics rows have trained."""
+    return int(rows[-1]["iteration"]) if rows else 0

@@ -1,0 +1,351 @@
+"""AlphaZero training: batched self-play, a replay buffer and a torch learner, in one process.
+
+:func:`train` (``zoo-games train VARIANT --algorithm alphazero``) alternates two halves, one
+iteration each:
+
+1. self-play (:mod:`~zoo_games.alphazero.selfplay`): ``moves`` moves in each of the batched
+   engine's ``games`` games, every move searched, the search's leaves evaluated by the current
+   model in torch (:class:`~zoo_games.alphazero.learner.TorchEvaluator`; self-play workers
+   on Ray are sent its numpy copy);
+2. learning (:mod:`~zoo_games.alphazero.learner`): gradient steps on positions drawn from
+   the replay buffer, ``replay_ratio`` positions drawn per position self-play added.
+
+Every ``eval_every`` iterations (and before the first, and at the end) the network plays the
+evaluation opponents in the arena and the run is checkpointed (swapped in whole, as PPO's:
+:mod:`zoo_games.training.checkpoints`). The run's folder holds ``checkpoint/`` (the learner,
+the replay buffer, the counters), ``metrics.csv``, ``learning_curve.png``, ``settings.txt``
+and ``network.npz``/``network.json``, the latest network, whose ``trained`` says how.
+
+The same seed gives the same network after the same iterations (torch on one thread). A
+resumed run continues the network, the optimizer and the buffer; the games under way when it
+stopped are lost (their outcome is unknown), and self-play continues with new games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import torch
+
+from zoo_games.alphazero.learner import (
+    Learner,
+    Losses,
+    PolicyValueModel,
+    TorchEvaluator,
+    to_numpy,
+)
+from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, PolicyValueNetwork
+from zoo_games.alphazero.player import NetworkPlayer
+from zoo_games.alphazero.replay import ReplayBuffer
+from zoo_games.alphazero.searching import SearchMaker, make_search
+from zoo_games.alphazero.selfplay import SelfPlay, make_selfplay
+from zoo_games.alphazero.settings import AlphaZeroSettings, iterations_done
+from zoo_games.arena.results import PairingResult
+from zoo_games.catalog import find_variant
+from zoo_games.training.checkpoints import (
+    CHECKPOINT,
+    METRICS,
+    SETTINGS,
+    save,
+    trained_rows,
+    write_metrics,
+)
+from zoo_games.training.evaluation import evaluate_against, win_rate_column, win_rates_text
+from zoo_games.training.plot import plot_learning_curve
+from zoo_games.training.threads import torch_threads
+
+if TYPE_CHECKING:
+    from zoo_games.alphazero.remote import RemoteSelfPlay
+
+#: The files of a checkpoint, besides the network's and what every checkpoint holds.
+LEARNER = "learner.pt"
+REPLAY = "replay.npz"
+COUNTERS = "counters.json"
+
+
+@dataclass
+class Counters:
+    """What a run has done so far, and the learner's sampling generator."""
+
+    positions: int = 0
+    games: int = 0
+    learner_steps: int = 0
+    #: Learner samples owed to the positions played (the fraction of a batch carried over).
+    owed_samples: float = 0.0
+
+
+class Run:
+    """One training run's parts: self-play, replay buffer, learner, counters.
+
+    Self-play runs in this process, or on ``settings.workers`` Ray actors.
+    """
+
+    def __init__(self, settings: AlphaZeroSettings, make: SearchMaker, seed: int) -> None:
+        self.settings = settings
+        variant = find_variant(settings.variant)
+        self.observation_shape = tuple(variant.observer.space.shape)
+        num_actions = variant.game.num_actions
+        self.buffer = ReplayBuffer(
+            settings.replay_capacity,
+            self.observation_shape,
+            np.dtype(variant.observer.space.dtype),
+            num_actions,
+        )
+        self.selfplay: SelfPlay | RemoteSelfPlay
+        if settings.workers:
+            from zoo_games.alphazero.remote import RemoteSelfPlay
+            from zoo_games.training.cluster import start_ray
+
+            start_ray(settings.address)
+            self.selfplay = RemoteSelfPlay(
+                variant.label,
+                settings.games,
+                settings.simulations,
+                seed,
+                settings.workers,
+                make,
+                self.buffer.add,
+            )
+        else:
+            self.selfplay = make_selfplay(
+                variant.label, settings.games, settings.simulations, seed, make, self.buffer.add
+            )
+        torch.manual_seed(settings.seed)
+        model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
+        self.learner = Learner(model, settings.lr, settings.weight_decay)
+        self.rng = np.random.default_rng(settings.seed)
+        self.counters = Counters()
+
+    def network(self, trained: dict[str, Any] | None = None) -> PolicyValueNetwork:
+        """The learner's current network as numpy arrays."""
+        return to_numpy(self.learner.model, self.settings.variant, self.observation_shape, trained)
+
+    def stop(self) -> None:
+        """End the self-play workers, if any."""
+        if not isinstance(self.selfplay, SelfPlay):
+            self.selfplay.stop()
+
+    def iterate(self) -> dict[str, Any]:
+        """Self-play, then learning; the iteration's figures for ``metrics.csv``."""
+        settings = self.settings
+        if isinstance(self.selfplay, SelfPlay):  # here: torch, on this process's one thread
+            played = self.selfplay.play(TorchEvaluator(self.learner.model), settings.moves)
+        else:  # the workers are sent the numpy network
+            played = self.selfplay.play(self.network(), settings.moves)
+        self.counters.positions += played.positions
+        self.counters.games += played.games
+        self.counters.owed_samples += played.positions * settings.replay_ratio
+        losses: list[Losses] = []
+        while self.counters.owed_samples >= settings.batch_size and len(self.buffer):
+            losses.append(self.learner.step(self.buffer.sample(settings.batch_size, self.rng)))
+            self.counters.owed_samples -= settings.batch_size
+        self.counters.learner_steps += len(losses)
+        return {
+            "positions": self.counters.positions,
+            "games": self.counters.games,
+            "learner_steps": self.counters.learner_steps,
+            "policy_loss": _mean([loss.policy for loss in losses]),
+            "value_loss": _mean([loss.value for loss in losses]),
+        }
+
+    # ------------------------------------------------------------------ checkpoints
+    def write_checkpoint(self, folder: Path, trained: dict[str, Any]) -> None:
+        """Everything a resume needs, and the network with ``trained``, into ``folder``."""
+        folder.mkdir(parents=True)
+        torch.save(self.learner.state_dict(), folder / LEARNER)
+        self.buffer.save(folder / REPLAY)
+        counters = {**asdict(self.counters), "rng": self.rng.bit_generator.state}
+        (folder / COUNTERS).write_text(json.dumps(counters) + "\n")
+        self.network(trained).save(folder)
+
+    def read_checkpoint(self, folder: Path) -> None:
+        """Continue from what :meth:`write_checkpoint` wrote into ``folder``."""
+        self.learner.load_state_dict(torch.load(folder / LEARNER, weights_only=True))
+        self.buffer.load(folder / REPLAY)
+        counters = json.loads((folder / COUNTERS).read_text())
+        self.rng.bit_generator.state = counters.pop("rng")
+        self.counters = Counters(**counters)
+
+
+def train(
+    settings: AlphaZeroSettings,
+    progress: Callable[[str], None] = print,
+    make: SearchMaker = make_search,
+) -> PairingResult:
+    """Train until ``minutes`` or ``iterations`` run out; return the final evaluation.
+
+    The evaluation returned is the final one against the first of ``eval_opponents`` (every
+    opponent's is in ``metrics.csv``). ``make`` makes the batched search (tests give a
+    scripted one).
+    """
+    settings = settings.checked()
+    with torch_threads():
+        return _train(settings, progress, make)
+
+
+def _train(
+    settings: AlphaZeroSettings, progress: Callable[[str], None], make: SearchMaker
+) -> PairingResult:
+    assert settings.output_dir is not None
+    output = Path(settings.output_dir).resolve()
+    output.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    if settings.resume:
+        rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
+    iteration = iterations_done(rows)
+    # A resumed run plays new games: its engine and search get a seed of their own.
+    seed = (
+        settings.seed
+        if not iteration
+        else int(np.random.SeedSequence([settings.seed, iteration]).generate_state(1)[0])
+    )
+    run = Run(settings, make, seed)
+    try:
+        return _train_run(run, rows, output, settings, progress)
+    finally:
+        run.stop()
+
+
+def _train_run(
+    run: Run,
+    rows: list[dict[str, Any]],
+    output: Path,
+    settings: AlphaZeroSettings,
+    progress: Callable[[str], None],
+) -> PairingResult:
+    """Train ``run`` on from ``rows`` (its metrics so far), writing into ``output``."""
+    columns = metrics_columns(settings.eval_opponents)
+    iteration = iterations_done(rows)
+    if settings.resume:
+        run.read_checkpoint(output / CHECKPOINT)
+        write_metrics(output / METRICS, rows, columns)
+        progress(f"resumed from {output / CHECKPOINT} after {iteration} iterations")
+    elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
+    start = time.perf_counter()
+
+    def minutes() -> float:
+        return elapsed_before + (time.perf_counter() - start) / 60
+
+    if not rows:
+        rows.append(
+            _evaluated({"iteration": 0, "minutes": 0.0}, run, settings, settings.eval_games)
+        )
+        progress(_progress_line(rows[-1]))
+    while True:
+        if settings.iterations is not None:
+            if iteration >= settings.iterations:
+                break
+        elif minutes() >= settings.minutes:
+            break
+        row = run.iterate()
+        iteration += 1
+        row = {"iteration": iteration, "minutes": round(minutes(), 3), **row}
+        evaluating = settings.eval_every > 0 and iteration % settings.eval_every == 0
+        if evaluating:
+            row = _evaluated(row, run, settings, settings.eval_games)
+        rows.append(row)
+        progress(_progress_line(row))
+        if evaluating:
+            _save(run, rows, output, settings)
+    finals = _evaluate(run, settings, settings.final_eval_games)
+    for opponent, final in finals.items():
+        rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
+    rows[-1]["final_eval_games"] = settings.final_eval_games
+    _save(run, rows, output, settings)
+    for opponent, final in finals.items():
+        progress(
+            f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
+            f"{final.games} games against {opponent} ({final.win_rate:.1%})"
+        )
+    progress(f"outputs in {output}")
+    return finals[settings.eval_opponents[0]]
+
+
+def _evaluate(run: Run, settings: AlphaZeroSettings, games: int) -> dict[str, PairingResult]:
+    player = NetworkPlayer(run.network(), settings.eval_simulations, seed=settings.seed)
+    return evaluate_against(
+        player, settings.variant, settings.eval_opponents, games, seed=settings.seed + 1
+    )
+
+
+def _evaluated(
+    row: dict[str, Any], run: Run, settings: AlphaZeroSettings, games: int
+) -> dict[str, Any]:
+    """``row`` with the current network's win rate against each opponent."""
+    results = _evaluate(run, settings, games)
+    win_rates = {win_rate_column(name): round(r.win_rate, 4) for name, r in results.items()}
+    return {**row, **win_rates, "eval_games": games}
+
+
+def metrics_columns(opponents: tuple[str, ...]) -> list[str]:
+    """The columns of ``metrics.csv``: training figures, then the evaluations."""
+    win_rates = [win_rate_column(opponent) for opponent in opponents]
+    return [
+        "iteration",
+        "minutes",
+        "positions",
+        "games",
+        "learner_steps",
+        "policy_loss",
+        "value_loss",
+        *win_rates,
+        "eval_games",
+        *("final_" + column for column in win_rates),
+        "final_eval_games",
+    ]
+
+
+def _save(run: Run, rows: list[dict[str, Any]], output: Path, settings: AlphaZeroSettings) -> None:
+    """The checkpoint (swapped in whole, with its metrics), then the run's outputs."""
+    columns = metrics_columns(settings.eval_opponents)
+    minutes = float(rows[-1]["minutes"])
+    trained = {
+        "command": settings.command or f"zoo-games train {settings.variant} --algorithm alphazero",
+        "seconds": round(minutes * 60, 1),
+        "games": run.counters.games,
+        "positions": run.counters.positions,
+        "iterations": int(rows[-1]["iteration"]),
+    }
+
+    save(
+        output,
+        lambda folder: run.write_checkpoint(folder, trained),
+        settings.run_settings(),
+        rows,
+        columns,
+    )
+    write_metrics(output / METRICS, rows, columns)
+    for name in (ARRAYS, DESCRIPTION):  # the latest network, each file swapped in whole
+        temporary = output / (name + ".tmp")
+        shutil.copyfile(output / CHECKPOINT / name, temporary)
+        os.replace(temporary, output / name)
+    (output / SETTINGS).write_text(
+        "\n".join(f"{key} = {value!r}" for key, value in asdict(settings).items()) + "\n"
+    )
+    plot_learning_curve(
+        rows,
+        output / "learning_curve.png",
+        title=f"{settings.variant} (AlphaZero)",
+        opponents={opponent: win_rate_column(opponent) for opponent in settings.eval_opponents},
+    )
+
+
+def _mean(values: list[float]) -> float | str:
+    return round(float(np.mean(values)), 5) if values else ""
+
+
+def _progress_line(row: dict[str, Any]) -> str:
+    text = f"iter {row['iteration']:>4}  {float(row['minutes']):6.2f} min"
+    if "positions" in row:
+        text += f"  positions {row['positions']}  games {row['games']}"
+        if row["policy_loss"] != "":
+            text += f"  loss {row['policy_loss']} + {row['value_loss']}"
+    return text + win_rates_text(row)
