@@ -119,7 +119,7 @@ def test_a_network_plays_every_variant_of_its_rules(saved_network) -> None:
     # togyz-kumalak network plays it, reading the observation it was trained on.
     agent = agents.make("alphazero", simulations=0, checkpoint=saved_network("togyz-kumalak"))
     state = find_variant("togyz-kumalak-tesauro").game.new_initial_state()
-    assert agent.player_for(state.game).variant.label == "togyz-kumalak"
+    assert agent.player_for(state.game).network.variant == "togyz-kumalak"
     assert agent.act(state) in state.legal_actions()
 
 

@@ -1,27 +1,24 @@
 """The ``alphazero`` agent: a trained policy-value network, alone or guiding the batched search.
 
 Given no ``checkpoint``, it plays the baseline the package ships for the game being played
-(:mod:`zoo_games.alphazero.saved`); given one, the network of that run. A network reads the
-observations of the variant it was trained on, so the agent shows it the observation that
-variant's environment would give the player to act (its observer), whatever variant of the
-same rules the state comes from: a Togyz Kumalak network plays ``togyz-kumalak-tesauro``
-games, whose rules are the same, as well as ``togyz-kumalak`` ones.
+(:mod:`zoo_games.alphazero.saved`); given one, the network of that run. It plays through a
+:class:`~zoo_games.alphazero.player.NetworkPlayer`, as training's evaluation does: with
+``simulations=0`` the legal action of the highest logit (numpy only), with more the choice of
+the batched search, the network evaluating its leaves (numba, the ``batched`` extra).
 
-With ``simulations=0`` the agent plays the legal action of the highest logit: numpy only, no
-search, no seed needed. With more, it runs the batched search of :mod:`zoo_games.batched`
-from the state, the network evaluating its leaves, with Gumbel root selection (which
-improves on the network's policy even with a handful of simulations), and plays the action
-the search chooses; that needs numba, the ``batched`` extra.
+A network reads the observations of the variant it was trained on, and the player shows it
+those, whatever variant of the same rules the state comes from: a Togyz Kumalak network
+plays ``togyz-kumalak-tesauro`` games, whose rules are the same, as well as ``togyz-kumalak``
+ones. This module finds the network for a game, once per game, and says in one line why
+there is none (:meth:`AlphaZeroAgent.check_game`, which the arena, ``zoo-games play`` and the
+web app call before the first move).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -30,21 +27,12 @@ from zoo_games.agents.registry import MissingExtraError
 from zoo_games.alphazero import network as networks
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.network import PolicyValueNetwork
+from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.catalog import Variant, variants
 from zoo_games.core.game import Game, GameState
 
 #: Simulations per move by default: the budget the shipped baselines are measured with.
 DEFAULT_SIMULATIONS = 64
-#: Root actions Gumbel's Sequential Halving starts from (the search's own default).
-CONSIDERED = 16
-
-
-@dataclass(frozen=True)
-class NetworkPlayer:
-    """A network and the variant whose observations it reads, ready to play that variant."""
-
-    network: PolicyValueNetwork
-    variant: Variant
 
 
 class AlphaZeroAgent(Agent):
@@ -71,12 +59,12 @@ class AlphaZeroAgent(Agent):
                 f"alphazero simulations={simulations} is not allowed: expected 0 (the network's "
                 "policy alone) or more"
             )
+        if simulations > 0:
+            _check_search_installed()
         self.simulations = simulations
-        self._search = _batched_search() if simulations > 0 else None
         self.checkpoint = None if checkpoint is None else saved.network_folder(checkpoint)
         self._own = None if self.checkpoint is None else _load(self.checkpoint)
         self._players: dict[tuple[str, str], NetworkPlayer] = {}
-        self._searches: dict[str, Any] = {}
         self._seeds = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
@@ -88,54 +76,34 @@ class AlphaZeroAgent(Agent):
         self.player_for(game)
 
     def player_for(self, game: Game) -> NetworkPlayer:
-        """The network that plays ``game`` and the variant it reads, found once per game.
+        """The player of the network for ``game``, found once per game.
 
         ``ValueError`` in one line: the checkpoint's network was trained on other rules, or,
         without a checkpoint, no baseline ships for ``game`` (the message names those that do).
         """
         key = (game.name, repr(game.options()))
         if key not in self._players:
-            self._players[key] = self._find_player(game)
+            network = self._network_for(game)
+            seed = int(self._seeds.integers(2**31))
+            self._players[key] = NetworkPlayer(network, self.simulations, seed)
         return self._players[key]
 
     def act(self, state: GameState) -> int:
         """The network's choice (``simulations=0``) or the search's, for the player to act."""
         check_decision_node(state)
-        player = self.player_for(state.game)
-        if self._search is None:
-            return best_action(player, state)
-        search_type, kernels_of = self._search
-        label = player.variant.label
-        if label not in self._searches:
-            self._searches[label] = search_type(
-                player.variant,
-                1,
-                self.simulations,
-                selection="gumbel",
-                considered=CONSIDERED,
-                seed=int(self._seeds.integers(2**31)),
-            )
-        row = kernels_of(state.game).row_from_state(state)
-        result = self._searches[label].run(row[None], player.network, explore=False)
-        return int(result.actions[0])
+        return self.player_for(state.game).act(state)
 
-    def _find_player(self, game: Game) -> NetworkPlayer:
+    def _network_for(self, game: Game) -> PolicyValueNetwork:
         same_rules = variants_of(game)
         if self._own is not None:
-            trained = next((v for v in same_rules if v.label == self._own.variant), None)
-            return NetworkPlayer(self._own, _checked(self._own, trained or same_rules[0]))
+            if self._own.variant not in [variant.label for variant in same_rules]:
+                variant = same_rules[0]
+                shape = tuple(variant.observer.space.shape)
+                networks.check_plays(self._own, variant.label, shape, game.num_actions)
+            return self._own
         shipped = saved.baseline_variants()
         variant = next((v for v in same_rules if v.label in shipped), same_rules[0])
-        network = _load(saved.baseline_folder(variant.label))
-        return NetworkPlayer(network, _checked(network, variant))
-
-
-def best_action(player: NetworkPlayer, state: GameState) -> int:
-    """The legal action with the highest logit for the player to act (the first of equals)."""
-    mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8)
-    observation = player.variant.observer.observe(state, state.current_player())
-    logits, _ = player.network(np.asarray(observation)[None], mask[None])
-    return int(np.argmax(np.where(mask == 1, logits[0], -np.inf)))
+        return _load(saved.baseline_folder(variant.label))
 
 
 def variants_of(game: Game) -> list[Variant]:
@@ -153,27 +121,18 @@ def variants_of(game: Game) -> list[Variant]:
     return found
 
 
-def _checked(network: PolicyValueNetwork, variant: Variant) -> Variant:
-    """``variant``, once ``network`` is known to read its observations and actions."""
-    shape = tuple(variant.observer.space.shape)
-    networks.check_plays(network, variant.label, shape, variant.game.num_actions)
-    return variant
-
-
 @cache
 def _load(folder: Path) -> PolicyValueNetwork:
     """The network in ``folder``, read once per process (the arena makes an agent per game)."""
     return networks.load(folder)
 
 
-def _batched_search() -> tuple[type, Callable[[Game], Any]]:
-    """The batched search's class and ``kernels_of``; :class:`MissingExtraError` without numba."""
+def _check_search_installed() -> None:
+    """:class:`MissingExtraError` unless the batched search (numba) can be imported."""
     try:
-        from zoo_games.batched import kernels_of
-        from zoo_games.batched.alphazero import BatchedSearch
+        import zoo_games.batched.alphazero  # noqa: F401
     except ImportError as error:
         raise MissingExtraError(
             "the alphazero agent searches with numba (simulations > 0): pip install "
             '"zoo-games[batched]", or play the network alone with simulations=0'
         ) from error
-    return BatchedSearch, kernels_of
