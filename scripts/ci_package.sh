@@ -24,4 +24,7 @@ python -m venv "$work/venv"
 echo "== smoke test of the installed wheel"
 cp "$repository/scripts/wheel_smoke.py" "$work/"
 cd "$work"
-"$work/venv/bin/python" wheel_smoke.py
+# The baselines the repository holds, which the wheel must ship (one folder per variant label).
+mapfile -t baselines < <(find "$repository/zoo_games/alphazero/baselines" -mindepth 1 -maxdepth 1 \
+  -type d -printf '%f\n' 2>/dev/null)
+"$work/venv/bin/python" wheel_smoke.py "${baselines[@]}"

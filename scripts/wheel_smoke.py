@@ -5,7 +5,8 @@ installed, from a directory outside the repository; ``scripts/ci_package.sh`` do
 that. It checks that the package is imported from the installation with its version metadata
 and ``py.typed``, makes every variant of the catalog and plays a seeded game with random
 agents, draws a picture, loads the packaged master games of Togyz Kumalak, runs the
-``zoo-games`` command and finds the files of the browser page. Any failure raises; the last
+``zoo-games`` command, finds the files of the browser page and plays every shipped
+``alphazero`` baseline (the labels given as arguments). Any failure raises; the last
 line printed is ``wheel smoke test passed``.
 """
 
@@ -104,8 +105,27 @@ def check_the_web_page() -> None:
     print(f"the web page's {len(files)} files are in the wheel")
 
 
+def play_the_baselines(expected: list[str]) -> None:
+    """The wheel ships exactly the ``expected`` baselines, and each plays its variant.
+
+    ``expected`` is what the repository's ``zoo_games/alphazero/baselines/`` holds
+    (``ci_package.sh`` lists it), so a baseline left out of the package data is caught.
+    The network alone (``simulations=0``) plays a seeded game against random: numpy only.
+    """
+    from zoo_games.alphazero.saved import baseline_variants
+    from zoo_games.arena.play import play_arena_game
+
+    shipped = baseline_variants()
+    assert shipped == sorted(expected), f"the wheel ships baselines {shipped}, not {expected}"
+    for label in shipped:
+        seated = (agents.make("alphazero", simulations=0), agents.make("random", seed=0))
+        _, moves, _ = play_arena_game(catalog.find_variant(label).game, seated, chance_seed=0)
+        print(f"the {label} baseline plays: {moves[0]} moves against random")
+    print(f"{len(shipped)} alphazero baselines in the wheel")
+
+
 def main() -> None:
-    """Run every check."""
+    """Run every check; the arguments are the baselines the wheel must ship."""
     check_installation()
     play_every_variant()
     with tempfile.TemporaryDirectory() as folder:
@@ -113,6 +133,7 @@ def main() -> None:
     load_master_games()
     run_the_command()
     check_the_web_page()
+    play_the_baselines(sys.argv[1:])
     print("wheel smoke test passed")
 
 

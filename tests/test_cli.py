@@ -307,7 +307,11 @@ def without_module(monkeypatch):
 
 @pytest.mark.parametrize(
     ("missing", "agent", "extra"),
-    [("numba", "batched-mcts", "batched"), ("ray", "rllib:checkpoint=runs/x", "rllib")],
+    [
+        ("numba", "batched-mcts", "batched"),
+        ("numba", "alphazero", "batched"),  # its search; alphazero:simulations=0 needs no numba
+        ("ray", "rllib:checkpoint=runs/x", "rllib"),
+    ],
 )
 @pytest.mark.parametrize("command", ["arena", "play"])
 def test_an_agent_without_its_extra_is_one_line_before_any_game(

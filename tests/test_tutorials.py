@@ -24,6 +24,7 @@ REQUIREMENTS: dict[str, tuple[str, ...]] = {
     "04_training_with_rllib": ("ray", "torch"),
     "05_sb3_and_tianshou": ("sb3_contrib", "tianshou", "torch"),
     "07_batched_engine": ("numba", "torch"),
+    "08_alphazero": ("numba", "torch"),
 }
 
 CELL_TIMEOUT_SECONDS = 600

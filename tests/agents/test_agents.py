@@ -263,6 +263,7 @@ BAD_OPTIONS = {
         "seed": [-2, "x"],
     },
     "rllib": {"checkpoint": [3, True], "sample": [1, "yes"], "seed": [1.5, -1]},
+    "alphazero": {"simulations": ["64", 2.0, True, -1], "checkpoint": [3, False], "seed": [-1]},
 }
 NEEDS = {"batched-mcts": "numba", "rllib": "ray.rllib"}
 
@@ -301,7 +302,7 @@ def test_agents_refuse_chance_and_terminal_states(name):
 
 
 def test_names_lists_every_agent():
-    assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib"]
+    assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib", "alphazero"]
 
 
 def test_an_agent_without_options_of_its_own_has_its_seed_checked():

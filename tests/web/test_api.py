@@ -61,7 +61,15 @@ def state_after(view: dict[str, Any]) -> GameState:
 def test_setup_lists_every_variant_opponent_and_limit(client: TestClient) -> None:
     setup = client.get("/api/setup").json()
     assert setup["variants"] == labels()
-    assert setup["opponents"] == ["random", "greedy", "mcts", "batched-mcts", "rllib", "human"]
+    assert setup["opponents"] == [
+        "random",
+        "greedy",
+        "mcts",
+        "batched-mcts",
+        "rllib",
+        "alphazero",
+        "human",
+    ]
     assert setup["seats"] == ["first", "second"]
     assert (setup["most_games"], setup["idle_minutes"], setup["move_seconds"]) == (200, 60, 30)
 

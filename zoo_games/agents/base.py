@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from zoo_games.agents.options import check_options, option_types
-from zoo_games.core.game import GameState
+from zoo_games.core.game import Game, GameState
 
 
 class Agent(ABC):
@@ -46,6 +46,15 @@ class Agent(ABC):
         """One of ``state.legal_actions()`` for the player to act; ``state`` is left unchanged.
 
         ``state`` must be a decision node (a player to act), not a chance node or the end.
+        """
+
+    def check_game(self, game: Game) -> None:  # noqa: B027 - a hook whose default is to pass
+        """``ValueError`` (one line, saying why) if this agent cannot play ``game``.
+
+        The arena, ``zoo-games play`` and the web app call it before the first move, so that
+        an agent that plays only some games (a trained network plays the variant it was
+        trained on) is refused before any game starts, not in the middle of one. Every game
+        is playable unless a subclass says otherwise.
         """
 
     def __repr__(self) -> str:

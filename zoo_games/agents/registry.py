@@ -21,10 +21,12 @@ AGENT_CLASSES = {
     "mcts": "zoo_games.agents.mcts:MCTSAgent",
     "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
     "rllib": "zoo_games.rllib.agent:RLlibAgent",
+    "alphazero": "zoo_games.alphazero.agent:AlphaZeroAgent",
 }
 #: A name given to an agent (``NAME=SPEC``, see :func:`named_spec`).
 AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
-#: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs.
+#: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs. (The
+#: ``alphazero`` agent's module needs none: only its search does, which it says itself.)
 AGENT_EXTRAS = {"batched-mcts": "batched", "rllib": "rllib"}
 
 

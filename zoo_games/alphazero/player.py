@@ -1,10 +1,12 @@
 """A policy-value network as an :class:`~zoo_games.agents.Agent`: alone, or guiding the search.
 
 With ``simulations=0`` the player plays the legal action the network rates highest, from the
-observation the environment would give the player to move (the variant's observer). With
-more, it runs the batched search on the one position, the network evaluating its leaves,
-without exploration noise, and plays the search's choice. Training evaluates its network
-through this player in the arena; the ``alphazero`` agent plays a saved network through it.
+observation the environment would give the player to move (the variant's observer): numpy
+only. With more, it runs the batched search on the one position, the network evaluating its
+leaves, without exploration noise, and plays the search's choice; only then is the batched
+engine imported (numba, the ``batched`` extra), so that a shipped baseline plays alone
+without it. Training evaluates its network through this player in the arena; the
+``alphazero`` agent plays a saved network through it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import numpy as np
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.alphazero.network import PolicyValueNetwork, check_plays
 from zoo_games.alphazero.searching import Search, make_search
-from zoo_games.batched import kernels_of
 from zoo_games.catalog import find_variant
 from zoo_games.core.game import GameState
 
@@ -37,10 +38,12 @@ class NetworkPlayer(Agent):
         self.simulations = simulations
         self._game = variant.game
         self._observer = variant.observer
-        self._kernels = kernels_of(variant.game)
-        self._search: Search | None = (
-            make_search(variant.label, 1, simulations, seed or 0) if simulations else None
-        )
+        self._search: Search | None = None
+        if simulations:
+            from zoo_games.batched import kernels_of  # numba: only a search needs it
+
+            self._kernels = kernels_of(variant.game)
+            self._search = make_search(variant.label, 1, simulations, seed or 0)
 
     def act(self, state: GameState) -> int:
         """The network's (or its search's) action for the player to act in ``state``."""

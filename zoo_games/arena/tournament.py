@@ -22,6 +22,7 @@ from zoo_games.agents.registry import make_from_spec, named_spec, parse_spec
 from zoo_games.arena.play import PlayedGame, play_arena_game
 from zoo_games.arena.results import ArenaResult, summarize
 from zoo_games.catalog import find_variant
+from zoo_games.core.game import Game
 
 #: An agent as the arena accepts it: a spec (``"mcts:simulations=400"``), a factory called
 #: with ``seed=...`` for every game (an Agent subclass is one), or an Agent instance (used as
@@ -55,14 +56,18 @@ class Entrant:
         return agent
 
 
-def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[Entrant]:
+def entrants(
+    agents: Sequence[AgentSource] | Mapping[str, AgentSource], game: Game | None = None
+) -> list[Entrant]:
     """The entrants of ``agents`` (a list, or a mapping from display name to source).
 
     Specs are checked by making each agent once, so an unknown agent, an unknown option or a
-    bad option value raises ``ValueError`` before any game. Names of a list are the names
-    given as ``NAME=SPEC`` (:func:`~zoo_games.agents.registry.named_spec`), else the specs
-    (``"random"``, ``"mcts:simulations=400"``) or the agents' names, with ``#2``, ``#3``
-    appended to repeats; a name given twice raises ``ValueError``.
+    bad option value raises ``ValueError`` before any game; given ``game``, so does an agent
+    (made from a spec, or an instance) that cannot play it (:meth:`Agent.check_game`).
+    Names of a list are the names given as ``NAME=SPEC``
+    (:func:`~zoo_games.agents.registry.named_spec`), else the specs (``"random"``,
+    ``"mcts:simulations=400"``) or the agents' names, with ``#2``, ``#3`` appended to
+    repeats; a name given twice raises ``ValueError``.
     """
     named = (
         list(agents.items())
@@ -75,15 +80,18 @@ def entrants(agents: Sequence[AgentSource] | Mapping[str, AgentSource]) -> list[
         if isinstance(source, str):
             try:  # a missing extra or a bad option value raises here, before any game
                 kind: str | None = parse_spec(source)[0]
-                make_from_spec(source, seed=0)
+                made: Agent | None = make_from_spec(source, seed=0)
             except (OSError, ImportError) as error:  # e.g. a missing checkpoint or extra
                 raise ValueError(f"agent {source!r} cannot be made: {error}") from error
             default = source.strip()
         elif isinstance(source, Agent) or callable(source):
+            made = source if isinstance(source, Agent) else None
             kind = getattr(source, "name", None)
             default = str(kind or getattr(source, "__name__", type(source).__name__))
         else:
             raise TypeError(f"an agent must be a spec, an Agent or a factory, got {source!r}")
+        if made is not None and game is not None:
+            made.check_game(game)
         name = str(given) if given is not None else default
         if given is None:
             repeat = 2
@@ -145,7 +153,7 @@ def run_arena(
     result is the same for every number of workers, apart from the timings.
     Every argument is checked before the first game (``ValueError`` naming what is wrong).
     """
-    find_variant(variant_label)
+    game = find_variant(variant_label).game
     if not _is_integer(games) or games <= 0 or games % 2:
         raise ValueError(
             f"games must be a positive even number (half with each agent as player_0), "
@@ -158,7 +166,7 @@ def run_arena(
     games, seed, workers = int(games), int(seed), int(workers)
     if isinstance(agent_specs, str):
         raise ValueError(f"agent_specs must be a list of agents, got the string {agent_specs!r}")
-    players = entrants(agent_specs)
+    players = entrants(agent_specs, game)
     if len(players) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {len(players)}")
     if workers > 1 and any(isinstance(player.source, Agent) for player in players):

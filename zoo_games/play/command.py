@@ -58,7 +58,9 @@ def _session(variant: str, vs: str, seat: str, seed_text: str | None) -> Session
         raise ValueError(f"--vs {vs!r}: a human takes no options and no name")
     if name is not None:
         try:
-            agents[1 - SEATS.index(seat)] = make_from_spec(spec, seed=seed)
+            agent = make_from_spec(spec, seed=seed)
+            agent.check_game(chosen.game)  # e.g. a network trained on another variant
+            agents[1 - SEATS.index(seat)] = agent
         except (ValueError, TypeError, ImportError, OSError) as error:  # e.g. no checkpoint file
             raise ValueError(f"--vs {vs!r}: {error}") from None
     shown_names = {} if shown is None else dict.fromkeys(agents, shown)

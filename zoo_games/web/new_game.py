@@ -13,6 +13,7 @@ from typing import Any
 
 from zoo_games.agents import Agent, make, parse_spec
 from zoo_games.catalog import find_variant
+from zoo_games.core.game import Game
 from zoo_games.play.command import SEATS, opponent_name
 from zoo_games.web.match import Match
 from zoo_games.web.settings import ServerSettings
@@ -44,7 +45,11 @@ def new_match(fields: dict[str, Any], settings: ServerSettings) -> Match:
         name = opponent_name(opponent)
     except ValueError as error:
         raise ValueError(f"opponent {opponent!r}: {error}") from None
-    agents = {} if name is None else {1 - SEATS.index(seat): _agent(name, opponent, seed, settings)}
+    agents = (
+        {}
+        if name is None
+        else {1 - SEATS.index(seat): _agent(name, opponent, seed, settings, variant.game)}
+    )
     position = fields.get("position")
     if position is not None and not isinstance(position, str):
         raise ValueError("position must be a position string, or null for the initial position")
@@ -72,8 +77,11 @@ def _seed(value: object) -> int:
     return value
 
 
-def _agent(name: str, spec: str, seed: int, settings: ServerSettings) -> Agent:
-    """The agent ``name`` of ``spec``, seeded with the game's seed unless the spec sets one."""
+def _agent(name: str, spec: str, seed: int, settings: ServerSettings, game: Game) -> Agent:
+    """The agent ``name`` of ``spec``, seeded with the game's seed unless the spec sets one.
+
+    It must be able to play ``game`` (:meth:`~zoo_games.agents.Agent.check_game`).
+    """
     try:
         _, options = parse_spec(spec)
         budget = options.get(SECONDS)
@@ -84,7 +92,9 @@ def _agent(name: str, spec: str, seed: int, settings: ServerSettings) -> Agent:
             )
         if CHECKPOINT in options:
             options[CHECKPOINT] = str(_checkpoint(options[CHECKPOINT], settings.checkpoints))
-        return make(name, **{"seed": seed, **options})
+        agent = make(name, **{"seed": seed, **options})
+        agent.check_game(game)
+        return agent
     except Exception as error:  # an agent's own check, or a checkpoint that does not load
         raise ValueError(f"opponent {spec!r}: {error}") from None
 

@@ -1,0 +1,138 @@
+"""The ``alphazero`` agent: a trained policy-value network, alone or guiding the batched search.
+
+Given no ``checkpoint``, it plays the baseline the package ships for the game being played
+(:mod:`zoo_games.alphazero.saved`); given one, the network of that run. It plays through a
+:class:`~zoo_games.alphazero.player.NetworkPlayer`, as training's evaluation does: with
+``simulations=0`` the legal action of the highest logit (numpy only), with more the choice of
+the batched search, the network evaluating its leaves (numba, the ``batched`` extra).
+
+A network reads the observations of the variant it was trained on, and the player shows it
+those, whatever variant of the same rules the state comes from: a Togyz Kumalak network
+plays ``togyz-kumalak-tesauro`` games, whose rules are the same, as well as ``togyz-kumalak``
+ones. This module finds the network for a game, once per game, and says in one line why
+there is none (:meth:`AlphaZeroAgent.check_game`, which the arena, ``zoo-games play`` and the
+web app call before the first move).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.agents.registry import MissingExtraError
+from zoo_games.alphazero import network as networks
+from zoo_games.alphazero import saved
+from zoo_games.alphazero.network import PolicyValueNetwork
+from zoo_games.alphazero.player import NetworkPlayer
+from zoo_games.catalog import Variant, variants
+from zoo_games.core.game import Game, GameState
+
+#: Simulations per move by default: the budget the shipped baselines are measured with.
+DEFAULT_SIMULATIONS = 64
+
+
+class AlphaZeroAgent(Agent):
+    """Plays a trained policy-value network (module docstring); ``seed`` seeds the search.
+
+    ``simulations`` is the search's budget per move (0: the network's policy alone).
+    ``checkpoint`` is a run folder of ``zoo-games train --algorithm alphazero`` (or any folder
+    holding ``network.npz`` and ``network.json``); relative paths are read from the working
+    folder when the agent is made. Without it, the agent plays the shipped baseline of the
+    variant it is asked to play. :meth:`check_game` says, before a game, whether it can.
+    """
+
+    name = "alphazero"
+
+    def __init__(
+        self,
+        simulations: int = DEFAULT_SIMULATIONS,
+        checkpoint: str | os.PathLike[str] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if simulations < 0:
+            raise ValueError(
+                f"alphazero simulations={simulations} is not allowed: expected 0 (the network's "
+                "policy alone) or more"
+            )
+        if simulations > 0:
+            _check_search_installed()
+        self.simulations = simulations
+        self.checkpoint = None if checkpoint is None else saved.network_folder(checkpoint)
+        self._own = None if self.checkpoint is None else _load(self.checkpoint)
+        self._players: dict[tuple[str, str], NetworkPlayer] = {}
+        self._seeds = np.random.default_rng(seed)
+
+    def __repr__(self) -> str:
+        source = "the shipped baseline" if self.checkpoint is None else str(self.checkpoint)
+        return f"AlphaZeroAgent(simulations={self.simulations}, {source}, seed={self.seed!r})"
+
+    def check_game(self, game: Game) -> None:
+        """``ValueError`` unless a network for ``game`` is at hand (see :meth:`player_for`)."""
+        self.player_for(game)
+
+    def player_for(self, game: Game) -> NetworkPlayer:
+        """The player of the network for ``game``, found once per game.
+
+        ``ValueError`` in one line: the checkpoint's network was trained on other rules, or,
+        without a checkpoint, no baseline ships for ``game`` (the message names those that do).
+        """
+        key = (game.name, repr(game.options()))
+        if key not in self._players:
+            network = self._network_for(game)
+            seed = int(self._seeds.integers(2**31))
+            self._players[key] = NetworkPlayer(network, self.simulations, seed)
+        return self._players[key]
+
+    def act(self, state: GameState) -> int:
+        """The network's choice (``simulations=0``) or the search's, for the player to act."""
+        check_decision_node(state)
+        return self.player_for(state.game).act(state)
+
+    def _network_for(self, game: Game) -> PolicyValueNetwork:
+        same_rules = variants_of(game)
+        if self._own is not None:
+            if self._own.variant not in [variant.label for variant in same_rules]:
+                variant = same_rules[0]
+                shape = tuple(variant.observer.space.shape)
+                networks.check_plays(self._own, variant.label, shape, game.num_actions)
+            return self._own
+        shipped = saved.baseline_variants()
+        variant = next((v for v in same_rules if v.label in shipped), same_rules[0])
+        return _load(saved.baseline_folder(variant.label))
+
+
+def variants_of(game: Game) -> list[Variant]:
+    """The variants whose rules are ``game``'s (they may differ in what players observe).
+
+    ``ValueError`` if no variant of the catalog has these rules.
+    """
+    found = [
+        variant
+        for variant in variants()
+        if variant.game.name == game.name and variant.game.options() == game.options()
+    ]
+    if not found:
+        raise ValueError(f"no variant of the catalog plays {game!r}")
+    return found
+
+
+@cache
+def _load(folder: Path) -> PolicyValueNetwork:
+    """The network in ``folder``, read once per process (the arena makes an agent per game)."""
+    return networks.load(folder)
+
+
+def _check_search_installed() -> None:
+    """:class:`MissingExtraError` unless the batched search (numba) can be imported."""
+    try:
+        import zoo_games.batched.alphazero  # noqa: F401
+    except ImportError as error:
+        raise MissingExtraError(
+            "the alphazero agent searches with numba (simulations > 0): pip install "
+            '"zoo-games[batched]", or play the network alone with simulations=0'
+        ) from error
