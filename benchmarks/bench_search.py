@@ -11,7 +11,7 @@ searches (numba loading or compiling its code) are not counted.
 Also printed, unless ``--skip-compile``: the seconds of a first ``batched-mcts`` move per
 game in a fresh process with an empty numba cache (compiling), then with that cache (loading).
 
-Last, the batched AlphaZero search (:class:`zoo_games.batched.alphazero.BatchedSearch`) with
+Last, the batched AlphaZero search (:class:`zoo_games.batched.search.alphazero.BatchedSearch`) with
 the uniform evaluator, so that the figure is the search's own cost without a network: its
 simulations per second over all games, searching ``--batch`` positions of seeded random games
 with ``--batch-simulations`` each (median of ``--runs`` searches, after one to load the code).
@@ -32,8 +32,8 @@ import time
 
 from zoo_games import agents, batched
 from zoo_games.agents.mcts import SearchResult
-from zoo_games.batched.alphazero import BatchedSearch
-from zoo_games.batched.evaluators import uniform_evaluator
+from zoo_games.batched.search.alphazero import BatchedSearch
+from zoo_games.batched.search.evaluators import uniform_evaluator
 from zoo_games.catalog import find_variant
 from zoo_games.core.game import CHANCE, GameState
 

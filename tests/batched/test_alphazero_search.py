@@ -12,9 +12,9 @@ pytest.importorskip("numba")
 from tests.agents.test_agents import SANTORINI_WIN, TOGYZ_WIN, game_of
 from zoo_games import batched
 from zoo_games.batched import kernels_of
-from zoo_games.batched.alphazero import BatchedSearch, SearchResult
-from zoo_games.batched.evaluators import uniform_evaluator
-from zoo_games.batched.selection import considered_visit_schedule
+from zoo_games.batched.search.alphazero import BatchedSearch, SearchResult
+from zoo_games.batched.search.evaluators import uniform_evaluator
+from zoo_games.batched.search.selection import considered_visit_schedule
 from zoo_games.core.game import CHANCE
 from zoo_games.senet.rules import THROW_PROBABILITIES
 

@@ -31,7 +31,7 @@ from zoo_games.agents.evaluation import (
     winning_actions,
 )
 from zoo_games.batched import KERNEL_MODULES
-from zoo_games.batched.tree import OPEN
+from zoo_games.batched.search.tree import OPEN
 from zoo_games.catalog import find_variant, labels
 from zoo_games.core.game import CHANCE
 

@@ -5,10 +5,10 @@ nodes, wins in one played at once, moves that let the opponent win at once left 
 root, proven wins and losses propagated up the tree, and by default the same heuristic
 rollouts: ``rollout_depth`` random moves, taking a win in one where the game finds it
 cheaply, then the game's evaluation), but every simulation runs in compiled code over the
-state rows of :mod:`zoo_games.batched` (see :mod:`zoo_games.batched.uct`), many times
+state rows of :mod:`zoo_games.batched` (see :mod:`zoo_games.batched.search.uct`), many times
 faster. It does not play the very moves of ``mcts`` for a seed: its random generator is
 another, and Santorini's wins in one are only the climbs onto level 3 (see
-:mod:`zoo_games.batched.uct`).
+:mod:`zoo_games.batched.search.uct`).
 
 Needs the ``batched`` extra: ``pip install "zoo-games[batched]"``.
 """
@@ -20,8 +20,8 @@ import time
 
 try:
     from zoo_games.batched import kernels_of
-    from zoo_games.batched.tree import OPEN
-    from zoo_games.batched.uct import RootStatistics, TreeSearch
+    from zoo_games.batched.search.tree import OPEN
+    from zoo_games.batched.search.uct import RootStatistics, TreeSearch
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         f'the batched-mcts agent needs numba ({error}): pip install "zoo-games[batched]"'
@@ -134,7 +134,7 @@ class BatchedMCTSAgent(Agent):
     def tree_search(self, game: Game) -> TreeSearch:
         """The search of ``game`` (compiled on first use), kept for the agent's next moves.
 
-        Its :attr:`~zoo_games.batched.uct.TreeSearch.nodes` is the last search's tree.
+        Its :attr:`~zoo_games.batched.search.uct.TreeSearch.nodes` is the last search's tree.
         """
         if game not in self._searches:
             self._searches[game] = TreeSearch(

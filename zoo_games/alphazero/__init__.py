@@ -6,7 +6,7 @@ The rooms, in the order a value flows through them:
   arrays, the file format they are saved in, and their forward pass (no torch: a player of
   the shipped baselines needs numpy and numba only);
 * the batched search that turns the network's guesses into better moves lives with the
-  engine (:mod:`zoo_games.batched.alphazero`); :mod:`~zoo_games.alphazero.searching` says
+  engine (:mod:`zoo_games.batched.search.alphazero`); :mod:`~zoo_games.alphazero.searching` says
   what this package needs of it, and is the one place that makes it;
 * :mod:`~zoo_games.alphazero.selfplay`: every game of a batched engine played by the search,
   each position recorded with its search target and, once the game ends, its outcome;

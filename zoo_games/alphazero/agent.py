@@ -130,7 +130,7 @@ def _load(folder: Path) -> PolicyValueNetwork:
 def _check_search_installed() -> None:
     """:class:`MissingExtraError` unless the batched search (numba) can be imported."""
     try:
-        import zoo_games.batched.alphazero  # noqa: F401
+        import zoo_games.batched.search.alphazero  # noqa: F401
     except ImportError as error:
         raise MissingExtraError(
             "the alphazero agent searches with numba (simulations > 0): pip install "

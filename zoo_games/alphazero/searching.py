@@ -53,7 +53,7 @@ def make_search(variant: str, games: int, simulations: int, seed: int) -> Search
 
     The only place in this package that names it.
     """
-    from zoo_games.batched.alphazero import BatchedSearch
+    from zoo_games.batched.search.alphazero import BatchedSearch
 
     search: Search = BatchedSearch(
         variant, games, simulations, selection="gumbel", considered=CONSIDERED, seed=seed

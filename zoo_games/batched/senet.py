@@ -433,7 +433,7 @@ KERNELS = GameKernels(
 
 # ---------------------------------------------------------------------- for tree search
 #: Each throw's probability, indexed by the throw (0 never comes up): the weights of a
-#: chance node's outcomes in :mod:`zoo_games.batched.tree`.
+#: chance node's outcomes in :mod:`zoo_games.batched.search.tree`.
 OUTCOME_PROBABILITY = np.array([dict(THROW_PROBABILITIES).get(t, 0.0) for t in range(6)])
 
 

@@ -1,6 +1,6 @@
 """How a search picks the child to descend into: UCT, PUCT, and Gumbel's rules.
 
-Every rule reads one tree of :mod:`zoo_games.batched.tree` and returns a child node. UCT
+Every rule reads one tree of :mod:`zoo_games.batched.search.tree` and returns a child node. UCT
 (:func:`uct_child`, with :func:`take_untried`) is ``batched-mcts``'s; the others are the
 AlphaZero search's, which keeps each child's prior logit (``priors[child]``, normalised over
 the parent's legal actions) and each evaluated node's value (``raw_values[node]``,
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from zoo_games.batched.rng import Integer, below, uniform
-from zoo_games.batched.tree import OPEN, sign_of
+from zoo_games.batched.search.tree import OPEN, sign_of
 
 #: The AlphaZero search's rules, as its compiled code receives them.
 GUMBEL = 0

@@ -2,10 +2,10 @@
 
 A rollout plays random moves from a leaf: a few then the game's evaluation (``"heuristic"``),
 or to the end (``"random"``), optionally counting a mover that can win at once as the winner
-(``find_win``). They are the leaf evaluator of the UCT search (:mod:`zoo_games.batched.uct`);
-the AlphaZero search takes a Python evaluator instead (:mod:`zoo_games.batched.evaluators`).
+(``find_win``). They are the leaf evaluator of the UCT search (:mod:`zoo_games.batched.search.uct`);
+the AlphaZero search takes a Python evaluator instead (:mod:`zoo_games.batched.search.evaluators`).
 
-Besides the bindings of :mod:`zoo_games.batched.templates`, the templates here call
+Besides the bindings of :mod:`zoo_games.batched.search.templates`, the templates here call
 ``find_win(row, config, mask, rngs)``: an action after which ``play`` reports the mover's win,
 or -1. It is bound by :func:`win_finder` to the game module's ``winning_action`` (same
 arguments) if it has one, cheap enough for every move of a rollout (Santorini's climbs onto
@@ -22,7 +22,7 @@ import numpy as np
 
 from zoo_games.batched.batch import MOVER, winner_returns
 from zoo_games.batched.rng import Integer, below
-from zoo_games.batched.templates import find_legal, game_kernels, play_move, resolve_chance
+from zoo_games.batched.search.templates import find_legal, game_kernels, play_move, resolve_chance
 from zoo_games.core.game import NO_WINNER
 
 

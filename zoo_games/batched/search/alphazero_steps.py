@@ -1,15 +1,15 @@
 """The compiled steps of the AlphaZero search, over the trees of every game of a batch.
 
-A simulation of :class:`zoo_games.batched.alphazero.BatchedSearch` is :func:`descend`, then
+A simulation of :class:`zoo_games.batched.search.alphazero.BatchedSearch` is :func:`descend`, then
 one call of the Python leaf evaluator for all the leaves waiting, then
 :func:`expand_and_backup`; :func:`summarize_roots` reads the result off the roots at the end.
-The trees are the rows of a 2-D array of :data:`~zoo_games.batched.tree.NODE` records (row
+The trees are the rows of a 2-D array of :data:`~zoo_games.batched.search.tree.NODE` records (row
 ``g``: game ``g``'s tree), with each node's prior logit (``priors``, normalised over its
 parent's legal actions) and each evaluated node's value (``raw_values``, ``player_0``'s)
 beside them, and each tree's ``sizes[g]`` (a 1-element row).
 
 :func:`descend` is a template over the game's kernels, compiled per game module by
-:func:`compile_descent` (:mod:`zoo_games.batched.templates`); the other steps know no game.
+:func:`compile_descent` (:mod:`zoo_games.batched.search.templates`); the other steps know no game.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from numba import njit
 
 from zoo_games.batched.batch import MOVER, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, uniform
-from zoo_games.batched.selection import (
+from zoo_games.batched.search.selection import (
     GUMBEL,
     improved_policy,
     select_child,
     sigma_of_completed_q,
 )
-from zoo_games.batched.templates import (
+from zoo_games.batched.search.templates import (
     OUTCOME_PROBABILITY,
     chance_outcome,
     find_legal,
@@ -39,7 +39,14 @@ from zoo_games.batched.templates import (
     resolve_chance,
     search_namespace,
 )
-from zoo_games.batched.tree import OPEN, add_children, backup, new_child, outcome_child, sign_of
+from zoo_games.batched.search.tree import (
+    OPEN,
+    add_children,
+    backup,
+    new_child,
+    outcome_child,
+    sign_of,
+)
 from zoo_games.core.game import CHANCE, NO_WINNER
 
 

@@ -3,10 +3,10 @@
 The search is the one of :mod:`zoo_games.agents.mcts` (UCT, sampled chance nodes, solved wins
 and losses propagated upwards, wins in one taken at once, and the same rollouts: a few random
 moves scored by the game's evaluation, or random moves to the end), but the tree lives in one
-preallocated array of nodes (:mod:`zoo_games.batched.tree`, shared with the AlphaZero search)
+preallocated array of nodes (:mod:`zoo_games.batched.search.tree`, shared with the AlphaZero search)
 and a whole simulation (selection, expansion, rollout, backup) is one call into compiled code
 over the game's kernels. It keeps its leaves' evaluation compiled too (the rollouts of
-:mod:`zoo_games.batched.rollouts`) rather than stopping between steps as the AlphaZero search
+:mod:`zoo_games.batched.search.rollouts`) rather than stopping between steps as the AlphaZero search
 does, for its speed: a simulation costs about a microsecond. What still differs from
 ``mcts``: the random generator (so the same seed does not give the same moves), the order in
 which untried children are picked, and Santorini's wins in one inside the tree and the
@@ -14,10 +14,10 @@ rollouts, which are the climbs onto level 3 only (``mcts`` also counts a move th
 opponent without a move, when counting cannot rule it out).
 
 The functions below are templates over a game's kernels, compiled per game module by
-:func:`compile_uct` (:mod:`zoo_games.batched.templates`). At a decision node, the first
+:func:`compile_uct` (:mod:`zoo_games.batched.search.templates`). At a decision node, the first
 ``tried`` children have been visited; an untried child is picked at random and swapped to
-position ``tried`` (:func:`~zoo_games.batched.selection.take_untried`), then UCB1 chooses among
-the tried ones (:func:`~zoo_games.batched.selection.uct_child`).
+position ``tried`` (:func:`~zoo_games.batched.search.selection.take_untried`), then UCB1
+chooses among the tried ones (:func:`~zoo_games.batched.search.selection.uct_child`).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from zoo_games.batched import rollouts
 from zoo_games.batched.batch import MOVER, GameKernels, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, seed_states
-from zoo_games.batched.rollouts import find_win, rollout
-from zoo_games.batched.selection import take_untried, uct_child
-from zoo_games.batched.templates import (
+from zoo_games.batched.search import rollouts
+from zoo_games.batched.search.rollouts import find_win, rollout
+from zoo_games.batched.search.selection import take_untried, uct_child
+from zoo_games.batched.search.templates import (
     OUTCOME_PROBABILITY,
     chance_outcome,
     find_legal,
@@ -44,7 +44,7 @@ from zoo_games.batched.templates import (
     resolve_chance,
     search_namespace,
 )
-from zoo_games.batched.tree import NODE, OPEN, add_children, backup, outcome_child, solve
+from zoo_games.batched.search.tree import NODE, OPEN, add_children, backup, outcome_child, solve
 from zoo_games.core.game import CHANCE, NO_WINNER, Game
 
 #: Nodes of a new tree; the tree doubles when a simulation could run out of room.

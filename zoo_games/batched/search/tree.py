@@ -1,10 +1,10 @@
 """The search tree in a numpy array: node layout, allocation, chance nodes, backup and solving.
 
 Both searches over the batched kernels keep their trees here: ``batched-mcts``'s UCT search
-(:mod:`zoo_games.batched.uct`, one large tree reused move after move) and the AlphaZero search
-(:mod:`zoo_games.batched.alphazero`, one small tree per game of a batch, a row of a 2-D array
-of nodes). A tree is a preallocated array of :data:`NODE` records; node 0 is the root. The
-children of a node are a contiguous range of nodes (``first``, ``count``), one per legal
+(:mod:`zoo_games.batched.search.uct`, one large tree reused move after move) and the AlphaZero
+search (:mod:`zoo_games.batched.search.alphazero`, one small tree per game of a batch, a row of
+a 2-D array of nodes). A tree is a preallocated array of :data:`NODE` records; node 0 is the
+root. The children of a node are a contiguous range of nodes (``first``, ``count``), one per legal
 action of a decision node or per chance outcome of a chance node (Senet's throws, with their
 probabilities), allocated the first time a simulation passes through the node; the child of a
 chance node is found by its outcome. Values are ``player_0``'s, so that a node's value reads
@@ -32,7 +32,8 @@ OPEN = 2.0
 #: ``solved`` is its exact value, both for ``player_0``; ``action`` is the action (or chance
 #: outcome) that leads to it from its parent; ``first`` is its first child (-1 before its
 #: children are allocated), ``count`` their number, ``tried`` how many have been visited (UCT
-#: visits its untried children in random order: see :func:`zoo_games.batched.uct.take_untried`);
+#: visits its untried children in random order: see
+#: :func:`zoo_games.batched.search.selection.take_untried`);
 #: ``player`` is the mover, or ``CHANCE`` at a chance node.
 NODE = np.dtype(
     [

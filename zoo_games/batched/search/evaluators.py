@@ -1,6 +1,6 @@
 """What scores the leaves of a batched search: the protocol a network implements.
 
-The search (:class:`zoo_games.batched.alphazero.BatchedSearch`) stops between its compiled
+The search (:class:`zoo_games.batched.search.alphazero.BatchedSearch`) stops between its compiled
 steps and hands every leaf waiting for evaluation, across all its games, to one call of a
 :class:`LeafEvaluator`, so that a network sees one large batch per simulation instead of one
 position at a time.

@@ -1,11 +1,12 @@
 """The batched search of AlphaZero: many games' trees searched at once, leaves scored together.
 
 A simulation is split into compiled steps over every game of the batch
-(:mod:`zoo_games.batched.alphazero_steps`): the descent (select down each tree to a leaf,
-sampling chance), then one call of the :class:`~zoo_games.batched.evaluators.LeafEvaluator`
-from Python for all the leaves that need it, then the expansion and backup. The root of each
-game is evaluated first, in the same way. The trees are those of :mod:`zoo_games.batched.tree`,
-one row of a 2-D array per game; the selection rules are in :mod:`zoo_games.batched.selection`.
+(:mod:`zoo_games.batched.search.alphazero_steps`): the descent (select down each tree to a leaf,
+sampling chance), then one call of the
+:class:`~zoo_games.batched.search.evaluators.LeafEvaluator` from Python for all the leaves that
+need it, then the expansion and backup. The root of each game is evaluated first, in the same
+way. The trees are those of :mod:`zoo_games.batched.search.tree`, one row of a 2-D array per
+game; the selection rules are in :mod:`zoo_games.batched.search.selection`.
 
 Root selection is Gumbel (Danihelka et al. 2022) by default: Gumbel noise ``g`` is drawn once per
 root, Sequential Halving over the simulation budget visits the top ``min(considered, legal)``
@@ -23,21 +24,21 @@ from typing import Any
 import numpy as np
 
 from zoo_games.batched import kernels_of
-from zoo_games.batched.alphazero_steps import (
+from zoo_games.batched.rng import seed_states
+from zoo_games.batched.search.alphazero_steps import (
     compile_descent,
     expand_and_backup,
     reset_roots,
     summarize_roots,
 )
-from zoo_games.batched.evaluators import LeafEvaluator
-from zoo_games.batched.rng import seed_states
-from zoo_games.batched.selection import (
+from zoo_games.batched.search.evaluators import LeafEvaluator
+from zoo_games.batched.search.selection import (
     GUMBEL,
     SELECTIONS,
     considered_visit_schedule,
     gumbel_noise,
 )
-from zoo_games.batched.tree import NODE, OPEN
+from zoo_games.batched.search.tree import NODE, OPEN
 from zoo_games.catalog import Variant, find_variant
 
 
@@ -91,8 +92,8 @@ class BatchedSearch:
     children of one leaf and the outcomes of one chance node: 40 bytes a node, about
     ``40 * (simulations + 1) * num_actions`` bytes per game (:attr:`bytes_per_game`).
     Read-only views of the last search's trees: :attr:`nodes` (``(num_games, max_nodes)``
-    :data:`~zoo_games.batched.tree.NODE` records, node 0 the root of each game), :attr:`priors`
-    and :attr:`raw_values`.
+    :data:`~zoo_games.batched.search.tree.NODE` records, node 0 the root of each game),
+    :attr:`priors` and :attr:`raw_values`.
     """
 
     def __init__(
