@@ -31,7 +31,7 @@ try:
     import torch
 
     from zoo_games import batched
-    from zoo_games.alphazero.learner import Learner, TorchEvaluator, model_for, to_numpy
+    from zoo_games.alphazero.learner import Learner, PolicyValueModel, TorchEvaluator, to_numpy
     from zoo_games.alphazero.replay import Positions, ReplayBuffer
     from zoo_games.alphazero.searching import Evaluator, make_search
     from zoo_games.alphazero.selfplay import SelfPlay
@@ -82,7 +82,7 @@ def main() -> None:
     shape = tuple(variant.observer.space.shape)
     engine = batched.make(variant.label, batch_size=args.games, seed=0)
     torch.manual_seed(0)
-    model = model_for(variant, args.hidden)
+    model = PolicyValueModel(int(np.prod(shape)), args.hidden, engine.num_actions)
     network = to_numpy(model, variant.label, shape)
     batch = random_positions(engine, 10)
     rng = np.random.default_rng(0)

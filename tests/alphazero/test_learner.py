@@ -25,7 +25,7 @@ from zoo_games.alphazero.replay import Positions
 
 def model(seed: int = 0) -> PolicyValueModel:
     torch.manual_seed(seed)
-    return PolicyValueModel(12, [16, 8], 5, np.linspace(0.1, 1.0, 12, dtype=np.float32))
+    return PolicyValueModel(12, [16, 8], 5)
 
 
 def observations(count: int, seed: int = 1) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import gymnasium
 import numpy as np
 import pytest
 
@@ -91,22 +90,3 @@ def test_a_network_of_another_variant_is_refused() -> None:
         network.check_plays(tiny(), "senet-kendall-5", (2,), 3)
     with pytest.raises(ValueError, match="reads observations"):
         network.check_plays(tiny(), "toy", (4,), 3)
-
-
-def test_inputs_are_scaled_by_the_observation_spaces_upper_bounds() -> None:
-    # A Box with bounds 162 (a kazan), 1 (a flag) and 0.5 (already small): 1/162, 1, 1.
-    space = gymnasium.spaces.Box(0, np.array([162, 1, 0.5]), dtype=np.float32)
-    np.testing.assert_allclose(network.input_scale(space), [1 / 162, 1.0, 1.0], rtol=1e-6)
-    scaled = PolicyValueNetwork(
-        "toy", (2,), 3, [], (np.eye(3, 2), np.zeros(3)), (np.zeros((1, 2)), np.zeros(1)),
-        input_scale=np.array([0.5, 0.25]),
-    )  # fmt: skip
-    logits, _ = scaled(np.array([[4, 4]], np.uint8), np.ones((1, 3), np.int8))
-    np.testing.assert_allclose(logits, [[2.0, 1.0, 0.0]])
-
-
-def test_the_scale_is_saved_with_the_network(tmp_path: Path) -> None:
-    saved = tiny()
-    saved.input_scale = np.array([0.5, 2.0], np.float32)
-    saved.save(tmp_path)
-    np.testing.assert_array_equal(network.load(tmp_path).scale, [0.5, 2.0])

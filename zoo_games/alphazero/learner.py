@@ -25,9 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from zoo_games.alphazero.network import PolicyValueNetwork, input_scale
+from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.replay import Positions
-from zoo_games.catalog import Variant
 
 #: What an illegal action's logit becomes before the softmax: far below any real logit, yet
 #: finite, so that ``0 * log_softmax`` stays 0 on illegal actions (``-inf`` would make NaN).
@@ -35,23 +34,10 @@ MASKED_LOGIT = -1e9
 
 
 class PolicyValueModel(nn.Module):
-    """The inputs scaled, hidden layers with ReLU, a policy head (logits), a value head (``tanh``).
+    """Hidden layers with ReLU, then a policy head (logits) and a value head (``tanh``)."""
 
-    ``input_scale`` (:func:`zoo_games.alphazero.network.input_scale`; ``None``: ones) is a
-    constant of the model, saved with it but never trained.
-    """
-
-    def __init__(
-        self,
-        inputs: int,
-        hidden: list[int],
-        num_actions: int,
-        input_scale: np.ndarray | None = None,
-    ) -> None:
+    def __init__(self, inputs: int, hidden: list[int], num_actions: int) -> None:
         super().__init__()
-        scale = np.ones(inputs, np.float32) if input_scale is None else input_scale
-        self.input_scale: torch.Tensor
-        self.register_buffer("input_scale", torch.tensor(scale, dtype=torch.float32))
         sizes = [inputs, *hidden]
         self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(sizes))
         self.policy = nn.Linear(sizes[-1], num_actions)
@@ -59,17 +45,10 @@ class PolicyValueModel(nn.Module):
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits, values)`` of a batch of observations (any shape after the first axis)."""
-        x = observations.reshape(len(observations), -1).float() * self.input_scale
+        x = observations.reshape(len(observations), -1).float()
         for layer in self.hidden:
             x = torch.relu(layer(x))
         return self.policy(x), torch.tanh(self.value(x))[:, 0]
-
-
-def model_for(variant: Variant, hidden: list[int]) -> PolicyValueModel:
-    """A fresh model for ``variant``: its observation's size and scale, its actions."""
-    space = variant.observer.space
-    inputs = int(np.prod(space.shape))
-    return PolicyValueModel(inputs, hidden, variant.game.num_actions, input_scale(space))
 
 
 def to_numpy(
@@ -91,14 +70,13 @@ def to_numpy(
         policy=arrays(model.policy),
         value=arrays(model.value),
         trained=dict(trained or {}),
-        input_scale=model.input_scale.numpy().copy(),
     )
 
 
 def from_numpy(network: PolicyValueNetwork) -> PolicyValueModel:
     """A torch model holding ``network``'s weights (to train it further)."""
     inputs = int(np.prod(network.observation_shape))
-    model = PolicyValueModel(inputs, network.hidden_sizes, network.num_actions, network.input_scale)
+    model = PolicyValueModel(inputs, network.hidden_sizes, network.num_actions)
     layers = [*model.hidden, model.policy, model.value]
     pairs = [*network.hidden, network.policy, network.value]
     with torch.no_grad():

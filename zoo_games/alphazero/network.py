@@ -1,9 +1,7 @@
 """A policy-value network as numpy arrays: its file format and its forward pass.
 
 The network is a multilayer perceptron over the variant's observation (the one the
-environment gives the player to move, flattened, read as ``float32`` and divided by the
-observation space's upper bounds, :func:`input_scale`, so that a Togyz Kumalak kazan of 80
-balls weighs no more at the start than a Santorini worker's one-hot plane): hidden layers with
+environment gives the player to move, flattened and read as ``float32``): hidden layers with
 ReLU, then two heads, the policy's logits over every action and the value, ``tanh`` of one
 number, for the player to move. Illegal actions are masked out of the logits by whoever reads
 them (the search, the agent), never by the network.
@@ -36,10 +34,8 @@ class PolicyValueNetwork:
     """The weights of one network, in torch's ``Linear`` layout (``weight`` is ``out x in``).
 
     ``hidden`` holds the ``(weight, bias)`` pairs of the hidden layers, first to last;
-    ``policy`` and ``value`` those of the two heads; ``input_scale`` multiplies the flattened
-    observation first (:func:`input_scale`; ``None`` means ones). ``variant`` is the label of
-    the variant whose observations it reads; ``trained`` says how it was trained (free-form,
-    saved as is).
+    ``policy`` and ``value`` those of the two heads. ``variant`` is the label of the variant
+    whose observations it reads; ``trained`` says how it was trained (free-form, saved as is).
     """
 
     variant: str
@@ -49,17 +45,9 @@ class PolicyValueNetwork:
     policy: tuple[np.ndarray, np.ndarray]
     value: tuple[np.ndarray, np.ndarray]
     trained: dict[str, Any] = field(default_factory=dict)
-    input_scale: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         inputs = int(np.prod(self.observation_shape))
-        if self.input_scale is None:
-            self.input_scale = np.ones(inputs, dtype=np.float32)
-        self.input_scale = np.asarray(self.input_scale, dtype=np.float32)
-        if self.input_scale.shape != (inputs,):
-            raise ValueError(
-                f"input_scale has shape {self.input_scale.shape}, the observation {inputs} values"
-            )
         for index, (weight, bias) in enumerate([*self.hidden, self.policy, self.value]):
             if weight.ndim != 2 or bias.shape != (weight.shape[0],):
                 raise ValueError(f"layer {index}: weight {weight.shape} and bias {bias.shape}")
@@ -78,12 +66,6 @@ class PolicyValueNetwork:
             raise ValueError("the policy and value heads must read the same last hidden layer")
 
     @property
-    def scale(self) -> np.ndarray:
-        """``input_scale`` as ``__post_init__`` made it (never ``None``)."""
-        assert self.input_scale is not None
-        return self.input_scale
-
-    @property
     def hidden_sizes(self) -> list[int]:
         """The width of each hidden layer."""
         return [weight.shape[0] for weight, _ in self.hidden]
@@ -98,7 +80,6 @@ class PolicyValueNetwork:
         """
         del masks
         x = np.asarray(observations).reshape(len(observations), -1).astype(np.float32)
-        x *= self.scale
         for weight, bias in self.hidden:
             x = np.maximum(x @ weight.T + bias, 0.0)
         logits = x @ self.policy[0].T + self.policy[1]
@@ -110,7 +91,7 @@ class PolicyValueNetwork:
         """Write ``network.npz`` and ``network.json`` into ``folder`` (made if missing)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {"input_scale": self.scale}
+        arrays: dict[str, np.ndarray] = {}
         for index, (weight, bias) in enumerate(self.hidden):
             arrays[f"hidden{index}_weight"], arrays[f"hidden{index}_bias"] = weight, bias
         arrays["policy_weight"], arrays["policy_bias"] = self.policy
@@ -154,23 +135,9 @@ def load(folder: str | Path) -> PolicyValueNetwork:
             policy=(arrays["policy_weight"], arrays["policy_bias"]),
             value=(arrays["value_weight"], arrays["value_bias"]),
             trained=dict(description.get("trained", {})),
-            input_scale=arrays["input_scale"],
         )
     except (KeyError, TypeError, ValueError, OSError) as error:
         raise ValueError(f"{folder}: not a network this version can read ({error})") from None
-
-
-def input_scale(space: Any) -> np.ndarray:
-    """What multiplies each flattened observation value of ``space`` (a gymnasium ``Box``).
-
-    ``1 / high`` where the space's upper bound ``high`` is above 1, else 1 (planes of 0 and 1,
-    and encodings already in [0, 1]).
-
-    Inputs of very different sizes (counts of balls up to 162 beside 0/1 flags) would make the
-    first layer's initial outputs, and the value's ``tanh``, depend on the counts alone.
-    """
-    high = np.asarray(space.high, dtype=np.float64).reshape(-1)
-    return (1.0 / np.maximum(high, 1.0)).astype(np.float32)
 
 
 def check_plays(

@@ -38,8 +38,8 @@ import torch
 from zoo_games.alphazero.learner import (
     Learner,
     Losses,
+    PolicyValueModel,
     TorchEvaluator,
-    model_for,
     to_numpy,
 )
 from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, PolicyValueNetwork
@@ -119,9 +119,8 @@ class Run:
                 variant.label, settings.games, settings.simulations, seed, make, self.buffer.add
             )
         torch.manual_seed(settings.seed)
-        self.learner = Learner(
-            model_for(variant, settings.hidden), settings.lr, settings.weight_decay
-        )
+        model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
+        self.learner = Learner(model, settings.lr, settings.weight_decay)
         self.rng = np.random.default_rng(settings.seed)
         self.counters = Counters()
 
