@@ -18,7 +18,7 @@ import pytest
 from zoo_games import agents
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.agent import variants_of
-from zoo_games.alphazero.network import PolicyValueNetwork
+from zoo_games.alphazero.network import PolicyValueNetwork, load
 from zoo_games.arena.play import play_arena_game
 from zoo_games.catalog import find_variant, labels
 from zoo_games.cli import main
@@ -167,6 +167,26 @@ def test_without_a_checkpoint_it_plays_the_shipped_baseline(baselines, saved_net
     for label in ("togyz-kumalak", "togyz-kumalak-tesauro"):
         state = find_variant(label).game.new_initial_state()
         assert agent.act(state) in state.legal_actions()
+
+
+def test_a_shipped_baseline_says_how_it_was_trained_without_the_runs_folder(
+    baselines, tmp_path
+) -> None:
+    network = random_network("togyz-kumalak", 0)
+    network.trained = {
+        "command": "zoo-games train togyz-kumalak --algorithm alphazero --minutes 20 --seed 1 "
+        "--resume --output /home/someone/runs/az",
+        "seconds": 1200.0,
+    }
+    shipped = saved.ship(network.save(tmp_path / "run"), "togyz-kumalak")
+    trained = load(shipped).trained
+    assert trained == {
+        "command": "zoo-games train togyz-kumalak --algorithm alphazero --minutes 20 --seed 1",
+        "seconds": 1200.0,
+    }
+    assert saved.command_without_folder("zoo-games train x --output=runs/y --games 8") == (
+        "zoo-games train x --games 8"
+    )
 
 
 def test_a_variant_without_a_baseline_is_one_line(

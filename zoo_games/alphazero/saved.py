@@ -10,7 +10,6 @@ given no run of its own, and :func:`ship` is how a trained run becomes one
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, check_plays, load
@@ -73,12 +72,30 @@ def ship(run: str | os.PathLike[str], label: str, baselines: Path | None = None)
     (:func:`~zoo_games.alphazero.network.check_plays`), or ``ValueError`` says why and
     nothing is copied. Returns the baseline's folder.
     """
-    source = network_folder(run)
+    network = load(network_folder(run))
     variant = find_variant(label)
     space = variant.observer.space
-    check_plays(load(source), variant.label, tuple(space.shape), variant.game.num_actions)
-    target = (BASELINES if baselines is None else baselines) / variant.label
-    target.mkdir(parents=True, exist_ok=True)
-    for name in (ARRAYS, DESCRIPTION):
-        shutil.copyfile(source / name, target / name)
-    return target
+    check_plays(network, variant.label, tuple(space.shape), variant.game.num_actions)
+    if "command" in network.trained:
+        network.trained["command"] = command_without_folder(str(network.trained["command"]))
+    return network.save((BASELINES if baselines is None else baselines) / variant.label)
+
+
+def command_without_folder(command: str) -> str:
+    """The training ``command`` without ``--output FOLDER`` and ``--resume``.
+
+    A shipped baseline says how to train it again; the folder its run happened to write to
+    (a path of the machine that trained it) is not part of that, and a run resumed into the
+    same folder trained as one run of the same settings would (its ``seconds`` count both).
+    """
+    words = command.split()
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--output":
+            skip = True
+        elif word != "--resume" and not word.startswith("--output="):
+            kept.append(word)
+    return " ".join(kept)
