@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.agents.test_agents import SANTORINI_ONE_BLOCK
 from zoo_games import agents
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.agent import variants_of
@@ -350,6 +351,23 @@ def test_the_search_takes_a_win_in_one_that_the_network_does_not_favour(
     assert alone.act(state) == favourite and not wins_at_once(state, favourite)
     searching = agents.make("alphazero", simulations=16, checkpoint=folder, seed=0)
     assert wins_at_once(state, searching.act(state))
+
+
+@pytest.mark.parametrize(
+    ("position", "blocks"),
+    [(SANTORINI_ONE_BLOCK, "worker 0 SE to r2c3, build a dome S on r3c3")],
+)
+def test_searching_it_leaves_out_the_moves_that_let_the_opponent_win_at_once(
+    position, blocks, saved_network
+) -> None:
+    # 1 of 70 moves stops player_1's climb; a random network with 2 simulations would not
+    # find it, the check batched-mcts makes before its search does.
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    state = find_variant("santorini-fixed").game.state_from_position(position)
+    for seed in range(3):
+        folder = saved_network("santorini-fixed", seed=seed, folder=f"net{seed}")
+        agent = agents.make("alphazero", simulations=2, checkpoint=folder, seed=seed)
+        assert state.action_to_string(agent.act(state)) == blocks
 
 
 def test_the_search_is_deterministic_for_a_seed(saved_network) -> None:

@@ -45,9 +45,18 @@ class ScriptedSearch:
         #: Each call's ``(rows, actions)``, copied.
         self.calls: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def run(self, rows: np.ndarray, evaluator: Evaluator, explore: bool = True) -> ScriptedResult:
+    def run(
+        self,
+        rows: np.ndarray,
+        evaluator: Evaluator,
+        explore: bool = True,
+        *,
+        root_masks: np.ndarray | None = None,
+    ) -> ScriptedResult:
         states = [self.kernels.state_from_row(self.game, row) for row in rows]
         masks = np.stack([np.frombuffer(s.legal_actions_mask(), dtype=np.int8) for s in states])
+        if root_masks is not None:
+            masks = masks * (root_masks != 0)
         observations = np.stack([self.observer.observe(s, s.current_player()) for s in states])
         logits, values = evaluator(observations, masks)
         masked = np.where(masks > 0, logits, -np.inf)

@@ -269,3 +269,34 @@ def test_puct_targets_are_the_root_visits():
         assert (result.visits[np.arange(3), result.actions] > 0).all()
         if not explore:
             assert (result.visits[np.arange(3), result.actions] == visits.max(axis=1)).all()
+
+
+@pytest.mark.parametrize("selection", ["gumbel", "puct"])
+def test_root_masks_keep_the_search_to_the_allowed_root_actions(selection):
+    # Two Togyz Kumalak games after a few random moves; the first may sow only its
+    # lowest and highest legal holes, the second every legal hole but its lowest.
+    rows, masks = played_rows("togyz-kumalak", 2, 5, seed=4)
+    allowed = np.zeros_like(masks)
+    first_legal = np.flatnonzero(masks[0])
+    allowed[0, [first_legal[0], first_legal[-1]]] = 1
+    allowed[1] = masks[1]
+    allowed[1, np.flatnonzero(masks[1])[0]] = 0
+    allowed[1, np.flatnonzero(masks[1] == 0)] = 1  # illegal actions stay out however allowed
+    result = BatchedSearch("togyz-kumalak", 2, 24, selection=selection, seed=1).run(
+        rows, observation_evaluator, root_masks=allowed
+    )
+    considered = masks * allowed
+    check_result(result, considered)
+    for game in range(2):
+        assert considered[game, result.actions[game]]
+        assert set(np.flatnonzero(result.visits[game])) <= set(np.flatnonzero(considered[game]))
+
+
+def test_root_masks_that_allow_nothing_or_do_not_fit_are_refused():
+    rows, masks = played_rows("togyz-kumalak", 2, 3)
+    search = BatchedSearch("togyz-kumalak", 2, 4)
+    with pytest.raises(ValueError, match=r"root_masks must have shape \(2, 9\)"):
+        search.run(rows, uniform_evaluator, root_masks=masks[:1])
+    nothing_legal = 1 - masks
+    with pytest.raises(ValueError, match="root_masks allows no legal action in row 0"):
+        search.run(rows, uniform_evaluator, root_masks=nothing_legal)

@@ -2,8 +2,13 @@
 
 With ``simulations=0`` the player plays the legal action the network rates highest, from the
 observation the environment would give the player to move (the variant's observer): numpy
-only. With more, it runs the batched search on the one position, the network evaluating its
-leaves, without exploration noise, and plays the search's choice; only then is the batched
+only. With more, it first does what ``batched-mcts`` does before its search (a win in one is
+played at once; the moves after which the opponent can win at once are left out while others
+remain: :func:`~zoo_games.batched.search.uct.analyse_position`), then runs the batched search
+on the one position over the moves left, the network evaluating its leaves, without
+exploration noise, and plays the search's choice. A search of a few dozen simulations that
+considers the network's favourite moves can miss a win in one the network ranks low, or a
+reply that wins at once; a few reads of the board cannot. Only then is the batched
 engine imported (numba, the ``batched`` extra), so that a shipped baseline plays alone
 without it. Training evaluates its network through this player in the arena; the
 ``alphazero`` agent plays a saved network through it.
@@ -43,6 +48,7 @@ class NetworkPlayer(Agent):
             from zoo_games.batched import kernels_of  # numba: only a search needs it
 
             self._kernels = kernels_of(variant.game)
+            self._config = np.array(self._kernels.config(variant.game, variant.kwargs), np.int64)
             self._search = make_search(variant.label, 1, simulations, seed or 0)
 
     def act(self, state: GameState) -> int:
@@ -54,8 +60,19 @@ class NetworkPlayer(Agent):
                 f"{state.game.name} {state.game.options()}"
             )
         if self._search is not None:
-            row = self._kernels.row_from_state(state)[None]
-            return int(self._search.run(row, self.network, explore=False).actions[0])
+            from zoo_games.batched.search.uct import analyse_position
+
+            row = self._kernels.row_from_state(state)
+            win, legal, safe = analyse_position(
+                self._kernels, self._config, row, self._game.num_actions
+            )
+            if win >= 0:
+                return win
+            allowed = safe if safe.any() else legal
+            found = self._search.run(
+                row[None], self.network, explore=False, root_masks=allowed[None]
+            )
+            return int(found.actions[0])
         player = state.current_player()
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8)
         observation = self._observer.observe(state, player)[None]

@@ -39,8 +39,18 @@ class SearchResult(Protocol):
 class Search(Protocol):
     """A search of one batch of games' positions at once."""
 
-    def run(self, rows: np.ndarray, evaluator: Evaluator, explore: bool = True) -> SearchResult:
-        """Search from each state row (``BatchedEngine.states``); ``explore``: self-play noise."""
+    def run(
+        self,
+        rows: np.ndarray,
+        evaluator: Evaluator,
+        explore: bool = True,
+        *,
+        root_masks: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Search from each state row (``BatchedEngine.states``); ``explore``: self-play noise.
+
+        ``root_masks``: the root actions each search may consider (``None``: every legal one).
+        """
         ...
 
 

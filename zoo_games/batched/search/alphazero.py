@@ -197,20 +197,30 @@ class BatchedSearch:
         evaluator: LeafEvaluator,
         explore: bool = True,
         games: np.ndarray | None = None,
+        root_masks: np.ndarray | None = None,
     ) -> SearchResult:
         """Search from each state row of ``rows`` (``(n, row_length)`` ``uint8``, at a decision).
 
         ``explore``: Gumbel noise at the root (else ``g = 0``); for PUCT, Dirichlet noise on the
         root's priors and the action drawn from the visits (else the most visited). ``games``:
         which of the search's games (trees and generators) the rows are, by default the first
-        ``n``.
+        ``n``. ``root_masks`` (``(n, num_actions)``, nonzero where allowed): the root actions
+        the search may consider, among the legal ones (a player leaving out the moves that let
+        the opponent win at once); every row must keep one.
         """
         rows = self._checked_rows(rows)
         slots = self._checked_games(games, rows.shape[0])
+        if root_masks is not None:
+            root_masks = np.asarray(root_masks)
+            if root_masks.shape != (rows.shape[0], self.num_actions):
+                raise ValueError(
+                    f"root_masks must have shape ({rows.shape[0]}, {self.num_actions}), one "
+                    f"row of allowed actions per game; got {root_masks.shape}"
+                )
         selection = SELECTIONS[self.selection]
         reset_roots(slots, self._nodes, self._sizes)
         targets = np.zeros(slots.shape[0], dtype=np.int32)
-        self._simulate(rows, slots, evaluator, selection, targets)
+        self._simulate(rows, slots, evaluator, selection, targets, root_masks)
         finished = np.flatnonzero(self._nodes[slots, 0]["solved"] != OPEN)
         if finished.size:
             raise ValueError(f"row {finished[0]} is a finished game: there is nothing to search")
@@ -245,8 +255,12 @@ class BatchedSearch:
         evaluator: LeafEvaluator,
         selection: int,
         targets: np.ndarray,
+        root_masks: np.ndarray | None = None,
     ) -> None:
-        """One simulation in every game: descend, evaluate the leaves together, back up."""
+        """One simulation in every game: descend, evaluate the leaves together, back up.
+
+        ``root_masks``: given for the first simulation only, whose leaves are the roots.
+        """
         self._descend(
             rows, slots, self._config, self._rngs, selection, targets, self.exploration,
             self._gumbel, self._nodes, self._priors, self._raw_values, self._sizes, self._paths,
@@ -255,6 +269,12 @@ class BatchedSearch:
         )  # fmt: skip
         count = slots.shape[0]
         waiting = np.flatnonzero(self._needs_evaluation[:count])
+        if root_masks is not None:
+            allowed = self._leaf_masks[:count] * (root_masks != 0)
+            empty = [k for k in waiting if not allowed[k].any()]
+            if empty:
+                raise ValueError(f"root_masks allows no legal action in row {empty[0]}")
+            self._leaf_masks[:count] = allowed
         if waiting.size:
             self._evaluate(waiting, evaluator)
         expand_and_backup(

@@ -285,6 +285,22 @@ def compile_uct(module: types.ModuleType) -> SearchFunctions:
     return SearchFunctions(run=copy(run), analyse_root=copy(analyse_root))
 
 
+def analyse_position(
+    kernels: GameKernels, config: np.ndarray, row: np.ndarray, num_actions: int
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(winning action or -1, legal mask, safe mask)`` of the mover in state ``row``.
+
+    What ``batched-mcts`` decides before it searches (:func:`analyse_root`): a win in one is
+    played at once, and the moves after which the opponent can win at once are left out when
+    others remain. Players of other searches ask it too (the ``alphazero`` agent).
+    """
+    legal = np.zeros(num_actions, dtype=np.int8)
+    safe = np.zeros(num_actions, dtype=np.int8)
+    rngs = seed_states(0, 1)  # the kernels' signature; nothing random happens here
+    win = compile_uct(kernels.module).analyse_root(row, config, rngs, legal, safe)
+    return int(win), legal, safe
+
+
 # ---------------------------------------------------------------------- the driver
 @dataclass
 class RootStatistics:
@@ -351,11 +367,8 @@ class TreeSearch:
 
     def analyse_root(self, row: np.ndarray) -> tuple[int, list[int], list[int]]:
         """``(winning action or -1, legal actions, safe actions)`` of the mover in ``row``."""
-        legal = np.zeros(self.num_actions, dtype=np.int8)
-        safe = np.zeros(self.num_actions, dtype=np.int8)
-        rngs = seed_states(0, 1)  # the kernels' signature; nothing random happens here
-        win = self._functions.analyse_root(row, self._config, rngs, legal, safe)
-        return int(win), np.flatnonzero(legal).tolist(), np.flatnonzero(safe).tolist()
+        win, legal, safe = analyse_position(self.kernels, self._config, row, self.num_actions)
+        return win, np.flatnonzero(legal).tolist(), np.flatnonzero(safe).tolist()
 
     def search(
         self,
