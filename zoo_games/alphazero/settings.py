@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from zoo_games.catalog import find_variant
-from zoo_games.training.checkpoints import CHECKPOINT, recover, saved_run, trained_rows
+from zoo_games.training.checkpoints import (
+    CHECKPOINT,
+    check_budget_left,
+    recover,
+    saved_run,
+)
 from zoo_games.training.evaluation import check_evaluation
 from zoo_games.training.folders import check_creatable, new_run_folder
 
@@ -155,18 +160,4 @@ class AlphaZeroSettings:
                     f"cannot resume the run in {output} with {name} {value!r}: it was "
                     f"trained with {name} {saved.get(name)!r}"
                 )
-        rows = trained_rows(output)
-        done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
-        if self.iterations is not None and done >= self.iterations:
-            raise ValueError(
-                f"the run in {output} has trained {done} iterations already; ask for more"
-            )
-        if self.iterations is None and spent >= self.minutes:
-            raise ValueError(
-                f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
-            )
-
-
-def iterations_done(rows: list[dict[str, Any]]) -> int:
-    """The iterations a run's metrics rows have trained."""
-    return int(rows[-1]["iteration"]) if rows else 0
+        check_budget_left(output, self.iterations, self.minutes)

@@ -47,18 +47,24 @@ from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.alphazero.replay import ReplayBuffer
 from zoo_games.alphazero.searching import SearchMaker, make_search
 from zoo_games.alphazero.selfplay import SelfPlay, make_selfplay
-from zoo_games.alphazero.settings import AlphaZeroSettings, iterations_done
+from zoo_games.alphazero.settings import AlphaZeroSettings
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
     SETTINGS,
+    iterations_done,
     save,
     trained_rows,
     write_metrics,
 )
-from zoo_games.training.evaluation import evaluate_against, win_rate_column, win_rates_text
+from zoo_games.training.evaluation import (
+    evaluate_against,
+    record_finals,
+    win_rate_column,
+    win_rates_text,
+)
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import torch_threads
 
@@ -256,15 +262,8 @@ def _train_run(
         if evaluating:
             _save(run, rows, output, settings)
     finals = _evaluate(run, settings, settings.final_eval_games)
-    for opponent, final in finals.items():
-        rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
-    rows[-1]["final_eval_games"] = settings.final_eval_games
+    record_finals(rows, finals, settings.final_eval_games, progress)
     _save(run, rows, output, settings)
-    for opponent, final in finals.items():
-        progress(
-            f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
-            f"{final.games} games against {opponent} ({final.win_rate:.1%})"
-        )
     progress(f"outputs in {output}")
     return finals[settings.eval_opponents[0]]
 

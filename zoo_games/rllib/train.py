@@ -42,6 +42,8 @@ from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
     SETTINGS,
+    check_budget_left,
+    iterations_done,
     recover,
     save,
     saved_run,
@@ -52,6 +54,7 @@ from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
     evaluate_against,
+    record_finals,
     win_rate_column,
     win_rates_text,
 )
@@ -167,16 +170,7 @@ class TrainSettings:
             engine = _continued(output, {**self.run_settings(), "engine": engine}, self.engine)
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
-            rows = trained_rows(output)
-            done, spent = _iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
-            if self.iterations is not None and done >= self.iterations:
-                raise ValueError(
-                    f"the run in {output} has trained {done} iterations already; ask for more"
-                )
-            if self.iterations is None and spent >= self.minutes:
-                raise ValueError(
-                    f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
-                )
+            check_budget_left(output, self.iterations, self.minutes)
         else:
             output = new_run_folder(output, chosen=self.output_dir is not None)
         check_creatable(output)
@@ -331,11 +325,11 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
         algo.restore_from_path(str(checkpoint))
         rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
         write_metrics(output / METRICS, rows, metrics_columns(settings.eval_opponents))
-        progress(f"resumed from {checkpoint} after {_iterations_done(rows)} iterations")
+        progress(f"resumed from {checkpoint} after {iterations_done(rows)} iterations")
     elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
     eval_every = settings.eval_every or 0  # set by checked()
     start = time.perf_counter()
-    iteration = _iterations_done(rows)
+    iteration = iterations_done(rows)
     try:
         if not rows and eval_every:
             rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, algo, settings))
@@ -357,15 +351,8 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
             if evaluating:
                 _save(algo, rows, output, settings)
         finals = evaluate(algo, settings, settings.final_eval_games)
-        for opponent, final in finals.items():
-            rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
-        rows[-1]["final_eval_games"] = settings.final_eval_games
+        record_finals(rows, finals, settings.final_eval_games, progress)
         _save(algo, rows, output, settings)
-        for opponent, final in finals.items():
-            progress(
-                f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
-                f"{final.games} games against {opponent} ({final.win_rate:.1%})"
-            )
         progress(f"outputs in {output}")
         return finals[settings.eval_opponents[0]]
     finally:
@@ -379,10 +366,6 @@ def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[
         win_rate_column(name): round(result.win_rate, 4) for name, result in results.items()
     }
     return {**row, **win_rates, "eval_games": settings.eval_games}
-
-
-def _iterations_done(rows: list[dict[str, Any]]) -> int:
-    return int(rows[-1]["iteration"]) if rows else 0
 
 
 def metrics_columns(opponents: tuple[str, ...]) -> list[str]:

@@ -128,3 +128,24 @@ def trained_rows(output: Path) -> list[dict[str, Any]]:
     """The metrics of the run's checkpoint: its own copy, else (older runs) the run's file."""
     inside = output / CHECKPOINT / METRICS
     return read_metrics(inside if inside.exists() else output / METRICS)
+
+
+def iterations_done(rows: list[dict[str, Any]]) -> int:
+    """The iterations a run's metrics rows have trained."""
+    return int(rows[-1]["iteration"]) if rows else 0
+
+
+def check_budget_left(output: Path, iterations: int | None, minutes: float | None) -> None:
+    """``ValueError`` if the run in ``output`` has already trained the budget asked of it.
+
+    ``iterations`` when given, else ``minutes``: a resume that could not train one more
+    iteration is refused before any work starts.
+    """
+    rows = trained_rows(output)
+    done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+    if iterations is not None and done >= iterations:
+        raise ValueError(f"the run in {output} has trained {done} iterations already; ask for more")
+    if iterations is None and minutes is not None and spent >= minutes:
+        raise ValueError(
+            f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
+        )

@@ -12,7 +12,7 @@ counts as a loss.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from zoo_games.agents.base import Agent
@@ -75,3 +75,20 @@ def evaluate_against(
         match = run_arena(label, {TRAINED: trained, opponent: opponent}, games=games, seed=seed)
         evaluations[opponent] = match.pairing(TRAINED, opponent)
     return evaluations
+
+
+def record_finals(
+    rows: list[dict[str, Any]],
+    finals: Mapping[str, PairingResult],
+    games: int,
+    progress: Callable[[str], None],
+) -> None:
+    """Write a run's final evaluation into its last metrics row, and report it in words."""
+    for opponent, final in finals.items():
+        rows[-1]["final_" + win_rate_column(opponent)] = round(final.win_rate, 4)
+    rows[-1]["final_eval_games"] = games
+    for opponent, final in finals.items():
+        progress(
+            f"final: {final.wins} wins, {final.losses} losses, {final.draws} draws in "
+            f"{final.games} games against {opponent} ({final.win_rate:.1%})"
+        )
