@@ -12,15 +12,15 @@ import csv
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.loopback import head_port, wait_for
 
 pytest.importorskip("ray")
 pytest.importorskip("torch")
@@ -55,23 +55,6 @@ def test_self_play_workers_fill_the_drivers_buffer(tmp_path, make_scripted_searc
     assert network.load(tmp_path / "run").trained["positions"] == int(last["positions"])
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_for(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"no Ray head answered on 127.0.0.1:{port} within {seconds} s")
-
-
 JOIN = """
 import os, runpy, sys
 from pathlib import Path
@@ -95,7 +78,7 @@ def test_a_run_joins_a_cluster_on_loopback(tmp_path):
         "PYTHONPATH": str(Path(__file__).parents[2]),
     }
     environment.pop("RAY_AUTH_MODE", None)
-    port = free_port()
+    port = head_port()
     sessions = tempfile.mkdtemp(prefix="zg-ray-")  # short paths for Ray's Unix sockets
     head_command = [ray_command, "start", "--head", "--block", f"--port={port}"]
     head_command += ["--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false"]
@@ -129,7 +112,7 @@ def test_a_run_joins_a_cluster_on_loopback(tmp_path):
 
 
 def test_a_cluster_that_is_not_there_is_one_line_and_writes_nothing(tmp_path):
-    port = free_port()  # nothing listens there
+    port = head_port()  # nothing listens there
     command = [sys.executable, "-m", "zoo_games.cli", "train", "togyz-kumalak"]
     command += ["--algorithm", "alphazero", "--workers", "1", "--address", f"127.0.0.1:{port}"]
     refused = subprocess.run(

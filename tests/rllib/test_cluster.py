@@ -13,33 +13,16 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
+from tests.loopback import head_port, wait_for
+
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_for(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"no Ray head answered on 127.0.0.1:{port} within {seconds} s")
 
 
 def test_train_joins_a_cluster_on_loopback_and_fails_clearly_without_one(tmp_path):
@@ -51,7 +34,7 @@ def test_train_joins_a_cluster_on_loopback_and_fails_clearly_without_one(tmp_pat
         "HOME": str(tmp_path),  # the head writes its token to ~/.ray/auth_token
     }
     environment.pop("RAY_AUTH_MODE", None)
-    port = free_port()
+    port = head_port()
     # Ray's session folder holds Unix sockets, whose paths must stay short: not under tmp_path.
     sessions = tempfile.mkdtemp(prefix="zg-ray-")
     head_command = [ray_command, "start", "--head", "--block", f"--port={port}"]

@@ -40,7 +40,13 @@ GAME_VARIANTS = list(_FIRST_VARIANTS.values())
 
 @pytest.fixture(scope="module", autouse=True)
 def _ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.init(
+        address="local",  # never a cluster another test started on this machine
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        ignore_reinit_error=True,
+    )
     yield
     ray.shutdown()
 
