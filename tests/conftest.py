@@ -19,8 +19,9 @@ position string after every action, the end of the game and its returns.
 from __future__ import annotations
 
 import importlib
+import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import pytest
@@ -119,6 +120,24 @@ def run_doc_block(source: str, where: str) -> None:
         if part in source:
             pytest.importorskip(module, reason=f"{where} needs the {extra} extra ({module})")
     exec(compile(source, where, "exec"), {"__name__": "__main__"})
+
+
+@pytest.fixture(autouse=True)
+def _ray_auth_mode_kept() -> Iterator[None]:
+    """Give ``RAY_AUTH_MODE`` back its value after each test.
+
+    ``zoo-games train --address`` switches Ray's token mode on for its process when a token is
+    at hand (``cli._authenticate_to_cluster``): right for a command, which then exits. Run in a
+    test process, it would outlive the test, and every Ray a later test of that process starts
+    would want a token that its driver, whose mode Ray read at import, never sends ("Failed to
+    start GCS").
+    """
+    before = os.environ.get("RAY_AUTH_MODE")
+    yield
+    if before is None:
+        os.environ.pop("RAY_AUTH_MODE", None)
+    else:
+        os.environ["RAY_AUTH_MODE"] = before
 
 
 @pytest.fixture

@@ -46,6 +46,11 @@ TINY: dict[str, Any] = {
 
 
 def test_self_play_workers_fill_the_drivers_buffer(tmp_path, make_scripted_search):
+    import ray
+
+    # A Ray left running by an earlier test of this process (a docs block's PPO run) would
+    # be joined as it is, without the path to this test's scripted search for its workers.
+    ray.shutdown()
     settings = AlphaZeroSettings(output_dir=str(tmp_path / "run"), workers=2, **TINY)
     train(settings, progress=lambda line: None, make=make_scripted_search)
     with (tmp_path / "run" / "metrics.csv").open() as handle:
