@@ -4,9 +4,8 @@ Other tests start Ray of their own at the same time (pytest-xdist runs test file
 side), and a local Ray takes its ports from the system's ephemeral range (32768 and up on
 Linux) and its workers' from 10002-19999. A head port found free by binding port 0 comes from
 that same ephemeral range: between the probe and the head's start, another test's Ray could
-take it, and its driver would then talk to the wrong head (seen in CI as "Failed to start
-GCS" with an authentication error). So the heads take their port from 20000-29999, which no
-other Ray on the machine picks on its own.
+take it, and its driver would then talk to the wrong head. So the heads take their port from
+20000-29999, which no other Ray on the machine picks on its own.
 """
 
 from __future__ import annotations
