@@ -10,9 +10,18 @@ take it, and its driver would then talk to the wrong head. So the heads take the
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import signal
 import socket
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 HEAD_PORTS = range(20000, 30000)
 
@@ -41,3 +50,46 @@ def wait_for(port: int, seconds: float) -> None:
         except OSError:
             time.sleep(0.5)
     raise AssertionError(f"no Ray head answered on 127.0.0.1:{port} within {seconds} s")
+
+
+def cluster_environment(home: Path, **extra: str) -> dict[str, str]:
+    """This process's environment for a head and the commands that join it.
+
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` keeps Ray's node address on 127.0.0.1; ``HOME``
+    is ``home``, where the head writes its token (``~/.ray/auth_token``) for the joiners to
+    find; no ``RAY_AUTH_MODE`` of this process's is passed on.
+    """
+    environment = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "HOME": str(home)}
+    environment.pop("RAY_AUTH_MODE", None)
+    return {**environment, **extra}
+
+
+@contextmanager
+def ray_head(environment: dict[str, str]) -> Iterator[int]:
+    """A Ray head on 127.0.0.1, in a process of its own, for the block; yields its port.
+
+    Ended by ending that process, so no other Ray on the machine is touched.
+    """
+    ray_command = shutil.which("ray", path=os.path.dirname(sys.executable))
+    assert ray_command, "the ray command is installed with the rllib extra"
+    port = head_port()
+    # Ray's session folder holds Unix sockets, whose paths must stay short: not under a test's
+    # tmp_path.
+    sessions = tempfile.mkdtemp(prefix="zg-ray-")
+    head_command = [ray_command, "start", "--head", "--block", f"--port={port}"]
+    head_command += ["--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false"]
+    head_command += ["--disable-usage-stats", f"--temp-dir={sessions}"]
+    head = subprocess.Popen(
+        head_command,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for(port, seconds=90)
+        yield port
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        head.wait(timeout=90)
+        shutil.rmtree(sessions, ignore_errors=True)

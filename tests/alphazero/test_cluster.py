@@ -1,6 +1,6 @@
 """AlphaZero's self-play on Ray actors: on a Ray of the run's own, and on a loopback cluster.
 
-The cluster is started as ``tests/rllib/test_cluster.py`` starts it (a head on 127.0.0.1 in a
+The cluster is the head of ``tests/loopback.py`` (on 127.0.0.1, in a
 process of its own; its token is sent if it wrote one, as the command does); the run joins it
 with ``address`` and one self-play worker. Both runs play with the scripted search of
 ``conftest.py``.
@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.loopback import head_port, wait_for
+from tests.loopback import cluster_environment, head_port, ray_head
 
 pytest.importorskip("ray")
 pytest.importorskip("torch")
@@ -74,32 +71,11 @@ train(settings, make=search)
 
 
 def test_a_run_joins_a_cluster_on_loopback(tmp_path):
-    ray_command = shutil.which("ray", path=os.path.dirname(sys.executable))
-    assert ray_command, "the ray command is installed with the rllib extra"
-    environment = {
-        **os.environ,
-        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-        "HOME": str(tmp_path),  # the head writes its token to ~/.ray/auth_token
-        "PYTHONPATH": str(Path(__file__).parents[2]),
-    }
-    environment.pop("RAY_AUTH_MODE", None)
-    port = head_port()
-    sessions = tempfile.mkdtemp(prefix="zg-ray-")  # short paths for Ray's Unix sockets
-    head_command = [ray_command, "start", "--head", "--block", f"--port={port}"]
-    head_command += ["--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false"]
-    head_command += ["--disable-usage-stats", f"--temp-dir={sessions}"]
-    head = subprocess.Popen(
-        head_command,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        wait_for(port, seconds=90)
-        script = JOIN.replace("{tiny}", repr(TINY))
-        conftest = str(Path(__file__).with_name("conftest.py"))
-        run = tmp_path / "run"
+    environment = cluster_environment(tmp_path, PYTHONPATH=str(Path(__file__).parents[2]))
+    script = JOIN.replace("{tiny}", repr(TINY))
+    conftest = str(Path(__file__).with_name("conftest.py"))
+    run = tmp_path / "run"
+    with ray_head(environment) as port:
         joined = subprocess.run(
             [sys.executable, "-c", script, str(run), f"127.0.0.1:{port}", conftest],
             env=environment,
@@ -107,13 +83,9 @@ def test_a_run_joins_a_cluster_on_loopback(tmp_path):
             text=True,
             timeout=600,
         )
-        assert joined.returncode == 0, joined.stderr[-3000:]
-        assert "final: " in joined.stdout
-        assert network.load(run).trained["games"] > 0
-    finally:
-        os.killpg(head.pid, signal.SIGTERM)
-        head.wait(timeout=90)
-        shutil.rmtree(sessions, ignore_errors=True)
+    assert joined.returncode == 0, joined.stderr[-3000:]
+    assert "final: " in joined.stdout
+    assert network.load(run).trained["games"] > 0
 
 
 def test_a_cluster_that_is_not_there_is_one_line_and_writes_nothing(tmp_path):
