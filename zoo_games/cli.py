@@ -225,7 +225,6 @@ def _train(args: argparse.Namespace) -> int:
     if missing:
         args.parser.error(f'training needs {" and ".join(missing)}: pip install "zoo-games[rllib]"')
     from zoo_games.rllib.train import TrainSettings, train
-    from zoo_games.training.cluster import ClusterConnectionError
 
     given: dict[str, Any] = {
         field: getattr(args, option) for option, field in TRAIN_OPTIONS.items() if option in args
@@ -236,12 +235,7 @@ def _train(args: argparse.Namespace) -> int:
         settings = TrainSettings(variant=args.variant, **given).checked()
     except ValueError as problem:
         args.parser.error(str(problem))
-    try:
-        train(settings)
-    except ClusterConnectionError as problem:
-        print(f"zoo-games train: {problem}", file=sys.stderr)
-        return 1
-    return 0
+    return _run_training(lambda: train(settings))
 
 
 def _train_alphazero(args: argparse.Namespace) -> int:
@@ -257,10 +251,16 @@ def _train_alphazero(args: argparse.Namespace) -> int:
     except ValueError as problem:
         args.parser.error(str(problem))
     from zoo_games.alphazero.train import train
+
+    return _run_training(lambda: train(settings))
+
+
+def _run_training(run: Callable[[], object]) -> int:
+    """Run a checked training; a cluster that cannot be joined is one line and exit 1."""
     from zoo_games.training.cluster import ClusterConnectionError
 
     try:
-        train(settings)
+        run()
     except ClusterConnectionError as problem:
         print(f"zoo-games train: {problem}", file=sys.stderr)
         return 1
