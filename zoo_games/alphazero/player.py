@@ -46,7 +46,9 @@ class NetworkPlayer(Agent):
         self._search: Search | None = None
         if simulations:
             from zoo_games.batched import kernels_of  # numba: only a search needs it
+            from zoo_games.batched.search.uct import analyse_position
 
+            self._analyse = analyse_position
             self._kernels = kernels_of(variant.game)
             self._config = np.array(self._kernels.config(variant.game, variant.kwargs), np.int64)
             self._search = make_search(variant.label, 1, simulations, seed or 0)
@@ -60,10 +62,8 @@ class NetworkPlayer(Agent):
                 f"{state.game.name} {state.game.options()}"
             )
         if self._search is not None:
-            from zoo_games.batched.search.uct import analyse_position
-
             row = self._kernels.row_from_state(state)
-            win, legal, safe = analyse_position(
+            win, legal, safe = self._analyse(
                 self._kernels, self._config, row, self._game.num_actions
             )
             if win >= 0:

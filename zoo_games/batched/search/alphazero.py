@@ -271,8 +271,8 @@ class BatchedSearch:
         waiting = np.flatnonzero(self._needs_evaluation[:count])
         if root_masks is not None:
             allowed = self._leaf_masks[:count] * (root_masks != 0)
-            empty = [k for k in waiting if not allowed[k].any()]
-            if empty:
+            empty = waiting[~allowed[waiting].any(axis=1)]
+            if empty.size:
                 raise ValueError(f"root_masks allows no legal action in row {empty[0]}")
             self._leaf_masks[:count] = allowed
         if waiting.size:
