@@ -64,7 +64,8 @@ def fixed_batch() -> Positions:
     for row, mask in enumerate(masks):
         policies[row, rng.choice(np.flatnonzero(mask))] = 1.0
     outcomes = rng.choice([-1.0, 1.0], size=8).astype(np.float32)
-    return Positions(observations(8), masks, policies, outcomes)
+    search_values = rng.uniform(-1, 1, size=8).astype(np.float32)
+    return Positions(observations(8), masks, policies, outcomes, search_values)
 
 
 def test_learning_lowers_both_losses_on_a_fixed_batch() -> None:
@@ -87,6 +88,18 @@ def test_illegal_actions_take_no_part_in_the_policy_loss() -> None:
             np.tile([1, 0, 0, 0, 0], (8, 1)).astype(np.int8),
             np.tile([1.0, 0, 0, 0, 0], (8, 1)).astype(np.float32),
             batch.outcomes,
+            batch.search_values,
         )
     after, _ = losses(trained, masked_only)
     assert torch.isfinite(before) and after.item() == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.25, 1.0])
+def test_the_value_target_blends_the_outcome_and_the_search_value(weight: float) -> None:
+    batch = fixed_batch()
+    trained = model()
+    _, value_loss = losses(trained, batch, search_value_weight=weight)
+    with torch.no_grad():
+        _, values = trained(torch.from_numpy(batch.observations))
+    target = (1 - weight) * batch.outcomes + weight * batch.search_values
+    assert value_loss.item() == pytest.approx(float(((values.numpy() - target) ** 2).mean()))

@@ -18,6 +18,7 @@ def numbered(first: int, count: int) -> Positions:
         masks=np.ones((count, 2), np.int8),
         policies=np.repeat(numbers[:, None], 2, axis=1).astype(np.float32),
         outcomes=numbers.astype(np.float32),
+        search_values=-numbers.astype(np.float32),
     )
 
 
@@ -30,6 +31,7 @@ def test_a_full_buffer_keeps_the_newest_positions() -> None:
     drawn = buffer.sample(200, np.random.default_rng(0))
     assert set(drawn.outcomes.tolist()) == {2.0, 3.0, 4.0, 5.0, 6.0}
     np.testing.assert_array_equal(drawn.observations[:, 0], drawn.outcomes)
+    np.testing.assert_array_equal(drawn.search_values, -drawn.outcomes)
 
 
 def test_more_positions_than_the_capacity_keep_the_last() -> None:

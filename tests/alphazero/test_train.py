@@ -22,7 +22,7 @@ pytest.importorskip("numba")
 
 from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import AlphaZeroSettings
-from zoo_games.alphazero.train import train
+from zoo_games.alphazero.train import LEARNER, decayed, train
 from zoo_games.training.checkpoints import CHECKPOINT
 
 #: A run of seconds: four games of Togyz Kumalak at once (60 moves an iteration: games end
@@ -68,6 +68,26 @@ def test_a_tiny_run_writes_metrics_checkpoint_curve_and_network(tmp_path, make_s
     assert json.loads((run / CHECKPOINT / "run.json").read_text())["algorithm"] == "alphazero"
 
 
+def test_the_learning_rate_falls_as_a_cosine_from_its_start_to_its_final_share() -> None:
+    assert decayed(0.0, 0.1) == pytest.approx(1.0)
+    assert decayed(0.5, 0.1) == pytest.approx(0.55)  # halfway down
+    assert decayed(1.0, 0.1) == pytest.approx(0.1)
+    assert decayed(1.7, 0.1) == pytest.approx(0.1)  # a budget overrun stays at the floor
+    shares = [decayed(done, 0.2) for done in np.linspace(0, 1, 11)]
+    assert shares == sorted(shares, reverse=True)
+    assert decayed(0.3, 1.0) == pytest.approx(1.0)  # a share of 1: a constant rate
+
+
+def test_a_run_steps_with_the_rate_of_the_budget_it_has_spent(tmp_path, make_scripted_search):
+    import torch
+
+    settings = tiny_run(tmp_path / "run", make_scripted_search, lr=0.01, final_lr_fraction=0.2)
+    state = torch.load(tmp_path / "run" / CHECKPOINT / LEARNER, weights_only=True)
+    (group,) = state["optimizer"]["param_groups"]
+    # The third and last iteration began with two of its three iterations spent.
+    assert group["lr"] == pytest.approx(settings.lr * decayed(2 / 3, 0.2))
+
+
 def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
     for name in ("a", "b", "c"):
         tiny_run(tmp_path / name, make_scripted_search, seed=1 if name == "c" else 0, eval_every=0)
@@ -88,6 +108,9 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"games": 0}, "games must be an integer, 1 or more"),
         ({"simulations": 0}, "simulations must be an integer, 1 or more"),
         ({"replay_ratio": 0.0}, "replay_ratio must be more than 0"),
+        ({"final_lr_fraction": 0.0}, "final_lr_fraction must be more than 0 and at most 1"),
+        ({"search_value_weight": 1.5}, "search_value_weight must be from 0 to 1"),
+        ({"search_value_weight": float("nan")}, "search_value_weight must be from 0 to 1"),
         ({"hidden": []}, "hidden must be one or more layer sizes"),
         ({"eval_games": 3}, "eval_games must be a positive even number"),
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),

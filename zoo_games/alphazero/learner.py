@@ -9,7 +9,12 @@ buffer; its loss is AlphaZero's:
 * the cross-entropy between the search's improved policy and the network's policy over the
   legal actions (illegal logits are masked out before the softmax, so the network is never
   taught about actions it cannot play);
-* the squared error between the value and the game's outcome for the player to move;
+* the squared error between the value and its target for the player to move: the game's
+  outcome, or a blend of it with the search's value of the position
+  (``search_value_weight``). The outcome is what the game said, but it says it about a whole
+  game at once, and a move early in a long Togyz Kumalak game had little to do with it; the
+  search's value is a guess, but one about this position (KataGo and others blend the two for
+  this reason);
 * weight decay, AdamW's, which keeps the weights from fitting the last few games too closely.
 
 Needs torch (the ``rllib`` extra).
@@ -117,27 +122,46 @@ class Losses:
     value: float
 
 
-def losses(model: PolicyValueModel, batch: Positions) -> tuple[torch.Tensor, torch.Tensor]:
-    """The policy cross-entropy (legal actions only) and value squared error of ``batch``."""
+def losses(
+    model: PolicyValueModel, batch: Positions, search_value_weight: float = 0.0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy cross-entropy (legal actions only) and value squared error of ``batch``.
+
+    The value target is ``(1 - w) * outcome + w * search value``, ``w = search_value_weight``.
+    """
     logits, values = model(torch.from_numpy(batch.observations))
     legal = torch.from_numpy(batch.masks).bool()
     log_policy = torch.log_softmax(logits.masked_fill(~legal, MASKED_LOGIT), dim=-1)
     targets = torch.from_numpy(batch.policies)
     policy_loss = -(targets * log_policy).sum(dim=-1).mean()
-    value_loss = ((values - torch.from_numpy(batch.outcomes)) ** 2).mean()
+    weight = search_value_weight
+    value_targets = (1 - weight) * batch.outcomes + weight * batch.search_values
+    value_loss = ((values - torch.from_numpy(value_targets.astype(np.float32))) ** 2).mean()
     return policy_loss, value_loss
 
 
 class Learner:
     """AdamW on :func:`losses` (their sum) for one :class:`PolicyValueModel`."""
 
-    def __init__(self, model: PolicyValueModel, lr: float, weight_decay: float) -> None:
+    def __init__(
+        self,
+        model: PolicyValueModel,
+        lr: float,
+        weight_decay: float,
+        search_value_weight: float = 0.0,
+    ) -> None:
         self.model = model
+        self.search_value_weight = search_value_weight
         self.optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+
+    def set_lr(self, lr: float) -> None:
+        """Take the next steps with learning rate ``lr``."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
 
     def step(self, batch: Positions) -> Losses:
         """One gradient step on ``batch``; the losses before it."""
-        policy_loss, value_loss = losses(self.model, batch)
+        policy_loss, value_loss = losses(self.model, batch, self.search_value_weight)
         self.optimizer.zero_grad()
         (policy_loss + value_loss).backward()
         self.optimizer.step()

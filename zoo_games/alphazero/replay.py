@@ -3,8 +3,8 @@
 A ring of numpy arrays of fixed size: the newest positions overwrite the oldest, so the
 learner always trains on the latest few hundred thousand positions, played by networks close
 to the one it is training. Each position is what the network reads and what it should have
-said: the observation of the player to move, the legal actions, the search's improved policy
-and the game's outcome for that player.
+said: the observation of the player to move, the legal actions, the search's improved policy,
+the game's outcome for that player and the search's value of the position for that player.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ class Positions:
     masks: np.ndarray
     policies: np.ndarray
     outcomes: np.ndarray
+    #: The search's value of the root for the player to move (the learner can blend it with
+    #: the outcome: :class:`~zoo_games.alphazero.learner.Learner`).
+    search_values: np.ndarray
 
     def __len__(self) -> int:
         return len(self.outcomes)
@@ -45,6 +48,7 @@ class ReplayBuffer:
         self._masks = np.zeros((capacity, num_actions), dtype=np.int8)
         self._policies = np.zeros((capacity, num_actions), dtype=np.float32)
         self._outcomes = np.zeros(capacity, dtype=np.float32)
+        self._search_values = np.zeros(capacity, dtype=np.float32)
         #: Positions ever added (the next one goes to ``added % capacity``).
         self.added = 0
 
@@ -60,26 +64,27 @@ class ReplayBuffer:
         self._masks[slots] = positions.masks[first:]
         self._policies[slots] = positions.policies[first:]
         self._outcomes[slots] = positions.outcomes[first:]
+        self._search_values[slots] = positions.search_values[first:]
         self.added += count
 
     def sample(self, count: int, rng: np.random.Generator) -> Positions:
         """``count`` positions drawn uniformly, with replacement, with ``rng``."""
         if len(self) == 0:
             raise ValueError("the replay buffer is empty: play some games first")
-        rows = rng.integers(0, len(self), size=count)
-        return Positions(
-            self._observations[rows], self._masks[rows], self._policies[rows], self._outcomes[rows]
-        )
+        return self._rows(rng.integers(0, len(self), size=count))
 
     def latest(self, count: int) -> Positions:
         """The last ``count`` positions added (at most those held), oldest first."""
         count = min(count, len(self))
-        slots = (self.added - count + np.arange(count)) % self.capacity
+        return self._rows((self.added - count + np.arange(count)) % self.capacity)
+
+    def _rows(self, slots: np.ndarray) -> Positions:
         return Positions(
             self._observations[slots],
             self._masks[slots],
             self._policies[slots],
             self._outcomes[slots],
+            self._search_values[slots],
         )
 
     # ------------------------------------------------------------------ files
@@ -92,6 +97,7 @@ class ReplayBuffer:
             masks=self._masks[:held],
             policies=self._policies[:held],
             outcomes=self._outcomes[:held],
+            search_values=self._search_values[:held],
             added=np.int64(self.added),
         )
 
@@ -107,4 +113,5 @@ class ReplayBuffer:
             self._masks[:held] = saved["masks"]
             self._policies[:held] = saved["policies"]
             self._outcomes[:held] = saved["outcomes"]
+            self._search_values[:held] = saved["search_values"]
             self.added = int(saved["added"])

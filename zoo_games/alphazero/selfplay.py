@@ -3,10 +3,11 @@
 At each step the search is run on all the engine's positions together (its leaves are
 evaluated by the network in one batch across the games), and each position is recorded with
 what the learner needs: the observation and legal actions of the player to move, the search's
-improved policy, and who moved. When a game ends (the engine restarts it at once), its result
-gives each of its recorded positions the outcome ``z`` from its mover's side (+1 won, -1
-lost, 0 drawn), and the positions are kept (in the replay buffer). Senet's extra turns need nothing
-special: a player who moves twice in a row has two positions of its own.
+improved policy and value of the position, and who moved. When a game ends (the engine
+restarts it at once), its result gives each of its recorded positions the outcome ``z`` from
+its mover's side (+1 won, -1 lost, 0 drawn), and the positions are kept (in the replay
+buffer). Senet's extra turns need nothing special: a player who moves twice in a row has two
+positions of its own.
 
 A game still under way when a run stops never reaches the buffer: its outcome is unknown.
 """
@@ -31,6 +32,7 @@ class _Step:
     observations: np.ndarray
     masks: np.ndarray
     policies: np.ndarray
+    search_values: np.ndarray
     players: np.ndarray
 
 
@@ -70,6 +72,7 @@ class SelfPlay:
                 engine.observation.copy(),
                 engine.action_mask.copy(),
                 np.asarray(result.policy, dtype=np.float32),
+                np.asarray(result.root_values, dtype=np.float32),
                 engine.current_player.copy(),
             )
             self._steps.append(step)
@@ -91,6 +94,7 @@ class SelfPlay:
                 masks=np.stack([step.masks[game] for step in steps]),
                 policies=np.stack([step.policies[game] for step in steps]),
                 outcomes=rewards[players].astype(np.float32),
+                search_values=np.array([step.search_values[game] for step in steps]),
             )
         )
         self._game_starts[game] = last

@@ -48,12 +48,19 @@ class AlphaZeroSettings:
     #: Positions sampled by the learner per position self-play adds: each position is
     #: trained on about this many times while it is in the buffer (docs/training.md).
     replay_ratio: float = 4.0
-    replay_capacity: int = 200_000
+    #: A million positions, a few minutes of self-play on the 2-core machine, where the
+    #: 200,000 of earlier runs held 20-40 seconds (docs/training.md, "Trials").
+    replay_capacity: int = 1_000_000
     lr: float = 1e-3
+    #: The learning rate falls from ``lr`` to this share of it over the budget (a cosine;
+    #: 1: constant). Needs a budget to fall over: see :func:`~zoo_games.alphazero.train.decayed`.
+    final_lr_fraction: float = 0.1
     weight_decay: float = 1e-4
+    #: The value target's share of the search's root value (the rest: the game's outcome).
+    search_value_weight: float = 0.0
     #: Iterations between evaluations and checkpoints (0: only at the start and the end).
     #: An evaluation takes about a second; a checkpoint writes the replay buffer, about
-    #: 200 MB for Santorini, so they come most of a minute apart, not more often.
+    #: 1 GB for Santorini, so they come most of a minute apart, not more often.
     eval_every: int = 100
     eval_games: int = 40
     final_eval_games: int = 200
@@ -119,6 +126,14 @@ class AlphaZeroSettings:
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be more than 0, got {value}")
+        if not (0 < self.final_lr_fraction <= 1):
+            raise ValueError(
+                f"final_lr_fraction must be more than 0 and at most 1, got {self.final_lr_fraction}"
+            )
+        if not (0 <= self.search_value_weight <= 1):
+            raise ValueError(
+                f"search_value_weight must be from 0 to 1, got {self.search_value_weight}"
+            )
         if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
             raise ValueError(f"weight_decay must be 0 or more, got {self.weight_decay}")
         if not self.hidden or any(

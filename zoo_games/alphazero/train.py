@@ -24,6 +24,7 @@ stopped are lost (their outcome is unknown), and self-play continues with new ga
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import time
@@ -126,7 +127,9 @@ class Run:
             )
         torch.manual_seed(settings.seed)
         model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
-        self.learner = Learner(model, settings.lr, settings.weight_decay)
+        self.learner = Learner(
+            model, settings.lr, settings.weight_decay, settings.search_value_weight
+        )
         self.rng = np.random.default_rng(settings.seed)
         self.counters = Counters()
 
@@ -251,6 +254,11 @@ def _train_run(
                 break
         elif minutes() >= settings.minutes:
             break
+        if settings.iterations is not None:
+            done = iteration / settings.iterations
+        else:
+            done = minutes() / settings.minutes
+        run.learner.set_lr(settings.lr * decayed(done, settings.final_lr_fraction))
         row = run.iterate()
         iteration += 1
         row = {"iteration": iteration, "minutes": round(minutes(), 3), **row}
@@ -335,6 +343,18 @@ def _save(run: Run, rows: list[dict[str, Any]], output: Path, settings: AlphaZer
         title=f"{settings.variant} (AlphaZero)",
         opponents={opponent: win_rate_column(opponent) for opponent in settings.eval_opponents},
     )
+
+
+def decayed(done: float, final_fraction: float) -> float:
+    """The share of the learning rate left when ``done`` of the budget is spent: a cosine.
+
+    It falls from 1 at the start to ``final_fraction`` at the end. With a constant rate the
+    network kept moving as fast at the end of a run as at the start, and its strength swung
+    from one evaluation to the next; the decay lets the last minutes settle it. The share
+    depends only on the budget spent, so a resumed run continues the same schedule.
+    """
+    done = min(max(done, 0.0), 1.0)
+    return final_fraction + (1 - final_fraction) * 0.5 * (1 + math.cos(math.pi * done))
 
 
 def _mean(values: list[float]) -> float | str:
