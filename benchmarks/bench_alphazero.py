@@ -55,13 +55,15 @@ def per_second(work: Callable[[], int], seconds: float) -> float:
 
 
 def random_positions(engine: batched.BatchedEngine, moves: int) -> Positions:
-    """The engine's positions after ``moves`` random moves, with uniform policy targets."""
+    """The engine's positions after ``moves`` random moves, uniform policy targets, values 0."""
     for _ in range(moves):
         engine.step(engine.sample_legal_actions())
     masks = engine.action_mask.copy()
     policies = masks / masks.sum(axis=1, keepdims=True)
     outcomes = np.zeros(engine.batch_size, np.float32)
-    return Positions(engine.observation.copy(), masks, policies.astype(np.float32), outcomes)
+    return Positions(
+        engine.observation.copy(), masks, policies.astype(np.float32), outcomes, outcomes.copy()
+    )
 
 
 def main() -> None:

@@ -49,8 +49,26 @@ def test_a_saved_buffer_loads_the_same_and_goes_on(tmp_path: Path) -> None:
     for buffer_ in (buffer, loaded):
         buffer_.add(numbered(6, 1))  # overwrites the oldest, 2
         np.testing.assert_array_equal(buffer_.latest(4).outcomes, [3, 4, 5, 6])
+        np.testing.assert_array_equal(buffer_.latest(4).search_values, [-3, -4, -5, -6])
 
 
 def test_an_empty_buffer_cannot_be_sampled() -> None:
     with pytest.raises(ValueError, match="empty"):
         ReplayBuffer(4, (3,), np.dtype(np.uint8), 2).sample(1, np.random.default_rng(0))
+
+
+def test_a_buffer_saved_without_search_values_loads_with_its_outcomes_as_them(
+    tmp_path: Path,
+) -> None:
+    older = numbered(0, 3)
+    np.savez(
+        tmp_path / "replay.npz",
+        observations=older.observations,
+        masks=older.masks,
+        policies=older.policies,
+        outcomes=older.outcomes,
+        added=np.int64(3),
+    )
+    loaded = ReplayBuffer(4, (3,), np.dtype(np.uint8), 2)
+    loaded.load(tmp_path / "replay.npz")
+    np.testing.assert_array_equal(loaded.latest(3).search_values, [0, 1, 2])

@@ -13,8 +13,7 @@ buffer; its loss is AlphaZero's:
   outcome, or a blend of it with the search's value of the position
   (``search_value_weight``). The outcome is what the game said, but it says it about a whole
   game at once, and a move early in a long Togyz Kumalak game had little to do with it; the
-  search's value is a guess, but one about this position (KataGo and others blend the two for
-  this reason);
+  search's value is a guess, but one about this position;
 * weight decay, AdamW's, which keeps the weights from fitting the last few games too closely.
 
 Needs torch (the ``rllib`` extra).

@@ -1,7 +1,7 @@
 """The replay buffer: the latest self-play positions, each with its search target and outcome.
 
 A ring of numpy arrays of fixed size: the newest positions overwrite the oldest, so the
-learner always trains on the latest few hundred thousand positions, played by networks close
+learner always trains on the latest positions (a million by default), played by networks close
 to the one it is training. Each position is what the network reads and what it should have
 said: the observation of the player to move, the legal actions, the search's improved policy,
 the game's outcome for that player and the search's value of the position for that player.
@@ -113,5 +113,6 @@ class ReplayBuffer:
             self._masks[:held] = saved["masks"]
             self._policies[:held] = saved["policies"]
             self._outcomes[:held] = saved["outcomes"]
-            self._search_values[:held] = saved["search_values"]
+            # A buffer saved before search values were kept: its outcomes stand in for them.
+            self._search_values[:held] = saved.get("search_values", saved["outcomes"])
             self.added = int(saved["added"])
