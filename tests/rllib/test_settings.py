@@ -9,7 +9,9 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
+from zoo_games.alphazero.settings import AlphaZeroSettings
 from zoo_games.rllib.train import TrainSettings
+from zoo_games.training.budget import Budget
 
 
 @pytest.mark.parametrize(
@@ -94,3 +96,16 @@ def test_the_train_command_takes_an_engine_and_refuses_an_unknown_one(tmp_path, 
     assert "argument --engine: invalid choice: 'gpu'" in error
     assert "batched" in error and "env" in error
     assert not (tmp_path / "r").exists()
+
+
+def test_a_budget_is_spent_by_its_iterations_when_it_has_them_else_by_its_minutes():
+    counted = Budget(iterations=8, minutes=1.0)
+    assert counted.share_spent(2, 50.0) == 0.25  # minutes do not count beside iterations
+    assert counted.share_spent(8, 0.1) == 1.0
+    timed = Budget(iterations=None, minutes=20.0)
+    assert timed.share_spent(10_000, 5.0) == 0.25
+    assert timed.spent_text(3, 5.0) == "5.0 minutes"
+    assert counted.spent_text(3, 5.0) == "3 iterations"
+    # Both training loops and both resume checks ask the same question of their settings.
+    assert TrainSettings(iterations=8).budget == Budget(8, 20.0)
+    assert AlphaZeroSettings(minutes=20.0).budget == timed

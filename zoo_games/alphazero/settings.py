@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from zoo_games.catalog import find_variant
+from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
     check_budget_left,
@@ -76,6 +77,11 @@ class AlphaZeroSettings:
     resume: bool = False
     #: The command that started the run, saved with the network (``trained``).
     command: str = ""
+
+    @property
+    def budget(self) -> Budget:
+        """What the run may train: ``iterations`` when given, else ``minutes``."""
+        return Budget(self.iterations, self.minutes)
 
     def checked(self) -> AlphaZeroSettings:
         """These settings with ``output_dir`` decided, or ``ValueError`` saying what is wrong.
@@ -175,4 +181,4 @@ class AlphaZeroSettings:
                     f"cannot resume the run in {output} with {name} {value!r}: it was "
                     f"trained with {name} {saved.get(name)!r}"
                 )
-        check_budget_left(output, self.iterations, self.minutes)
+        check_budget_left(output, self.budget)

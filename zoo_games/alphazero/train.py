@@ -250,10 +250,7 @@ def _train_run(
         progress(_progress_line(rows[-1]))
     while True:
         # The share of the budget spent: it ends the run and sets the learning rate.
-        if settings.iterations is not None:
-            done = iteration / settings.iterations
-        else:
-            done = minutes() / settings.minutes
+        done = settings.budget.share_spent(iteration, minutes())
         if done >= 1:
             break
         run.learner.set_lr(settings.lr * decayed(done, settings.final_lr_fraction))

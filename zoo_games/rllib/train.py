@@ -38,6 +38,7 @@ from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
@@ -120,6 +121,11 @@ class TrainSettings:
     address: str | None = None
     resume: bool = False
 
+    @property
+    def budget(self) -> Budget:
+        """What the run may train: ``iterations`` when given, else ``minutes``."""
+        return Budget(self.iterations, self.minutes)
+
     def checked(self) -> TrainSettings:
         """These settings with ``output_dir`` decided, or ``ValueError`` if they train nothing.
 
@@ -170,7 +176,7 @@ class TrainSettings:
             engine = _continued(output, {**self.run_settings(), "engine": engine}, self.engine)
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
-            check_budget_left(output, self.iterations, self.minutes)
+            check_budget_left(output, self.budget)
         else:
             output = new_run_folder(output, chosen=self.output_dir is not None)
         check_creatable(output)
@@ -336,8 +342,7 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
             progress(_progress_line(rows[-1]))
         while True:
             minutes = elapsed_before + (time.perf_counter() - start) / 60
-            done_iterations = settings.iterations is not None and iteration >= settings.iterations
-            if done_iterations or (settings.iterations is None and minutes >= settings.minutes):
+            if settings.budget.share_spent(iteration, minutes) >= 1:
                 break
             result = algo.train()
             iteration += 1

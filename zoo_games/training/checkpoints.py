@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from zoo_games.training.budget import Budget
+
 CHECKPOINT = "checkpoint"
 METRICS = "metrics.csv"
 RUN = "run.json"
@@ -135,17 +137,15 @@ def iterations_done(rows: list[dict[str, Any]]) -> int:
     return int(rows[-1]["iteration"]) if rows else 0
 
 
-def check_budget_left(output: Path, iterations: int | None, minutes: float | None) -> None:
-    """``ValueError`` if the run in ``output`` has already trained the budget asked of it.
+def check_budget_left(output: Path, budget: Budget) -> None:
+    """``ValueError`` if the run in ``output`` has already trained ``budget``.
 
-    ``iterations`` when given, else ``minutes``: a resume that could not train one more
-    iteration is refused before any work starts.
+    A resume that could not train one more iteration is refused before any work starts.
     """
     rows = trained_rows(output)
     done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
-    if iterations is not None and done >= iterations:
-        raise ValueError(f"the run in {output} has trained {done} iterations already; ask for more")
-    if iterations is None and minutes is not None and spent >= minutes:
+    if budget.share_spent(done, spent) >= 1:
         raise ValueError(
-            f"the run in {output} has trained {spent:.1f} minutes already; ask for more"
+            f"the run in {output} has trained {budget.spent_text(done, spent)} already; "
+            "ask for more"
         )

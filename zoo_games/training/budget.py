@@ -1,0 +1,31 @@
+"""A run's budget: how much of it is spent, the one test both training loops and resumes use.
+
+A run is given a number of iterations or, without one, minutes of training (minutes counted
+across resumes). What share of that is spent decides when a loop stops, whether a resume has
+anything left to train, and (for AlphaZero) where the learning-rate schedule stands; all three
+ask :func:`share_spent`, so they can never disagree about when a run is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Budget:
+    """``iterations`` when given, else ``minutes``: what a run may train."""
+
+    iterations: int | None
+    minutes: float
+
+    def share_spent(self, iterations: int, minutes: float) -> float:
+        """The share of the budget ``iterations`` done in ``minutes`` spent; 1 or more: over."""
+        if self.iterations is not None:
+            return iterations / self.iterations
+        return minutes / self.minutes
+
+    def spent_text(self, iterations: int, minutes: float) -> str:
+        """What was spent, in the budget's unit: ``"12 iterations"``, ``"20.0 minutes"``."""
+        if self.iterations is not None:
+            return f"{iterations} iterations"
+        return f"{minutes:.1f} minutes"
