@@ -10,8 +10,8 @@
 | Agents             | 2                                                               |
 | Action Shape       | (1,)                                                            |
 | Action Values      | Discrete(9): sow from the mover's hole `a + 1`                  |
-| Observation Shape  | (39,) with `observation="board"`, (128,) with `"tesauro"`       |
-| Observation Values | board: uint8 [0, 162]; tesauro: float32 [0, 1], `n / 9` [0, 18] |
+| Observation Shape  | (39,) `observation="board"`, (128,) `"tesauro"`, (93,) `"captures"` |
+| Observation Values | board, captures: uint8 [0, 162]; tesauro: float32 [0, 1], `n / 9` [0, 18] |
 
 Each player has nine holes of nine balls and a kazan. A move sows all the balls of one of the
 mover's holes counterclockwise, the first ball back into the hole it came from; a last ball
@@ -26,7 +26,8 @@ action_mask="observation")``
 
 * ``stop_at_majority``: end the game as soon as a kazan holds 82 (as in practical play);
   ``False`` plays every game out until a player cannot move.
-* ``observation``: ``"board"`` or ``"tesauro"`` (128 hand-made features, below).
+* ``observation``: ``"board"``, ``"tesauro"`` (128 hand-made features) or ``"captures"`` (the
+  board and what each sowing would take now), below.
 * ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 * ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
   ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
@@ -40,6 +41,11 @@ opponent's tuzduk (one-hot over its holes), and 1 if it is to move.
 ``"tesauro"``: 128 ``float32`` features, the same for both players, in the style of Tesauro's
 backgammon encoding: for each hole thresholds, parities and scaled counts, whether it is a
 tuzduk, then the kazans and the side to move (listed in full in ``docs/togyz_kumalak.md``).
+
+``"captures"``: 93 ``uint8`` values: the 39 of ``"board"``, then for each hole of the observer
+and then of the opponent, as if its owner were to move, the balls sowing it would put in each
+kazan and whether it would make a tuzduk (listed in full in ``docs/togyz_kumalak.md``). A
+network reads captures and threats off it instead of learning to count sowings.
 
 ### Legal action mask
 
@@ -73,13 +79,19 @@ from pettingzoo import AECEnv
 from zoo_games.core.adapter import BoardGameEnv, GameParts
 from zoo_games.core.errors import check_option
 from zoo_games.core.standard_wrappers import standard_wrappers
-from zoo_games.togyz_kumalak.observation import ENCODINGS, BoardObserver, TesauroObserver
+from zoo_games.togyz_kumalak.observation import (
+    ENCODINGS,
+    BoardObserver,
+    CapturesObserver,
+    TesauroObserver,
+)
 from zoo_games.togyz_kumalak.render import TogyzKumalakRenderer
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "togyz-kumalak": {},
     "togyz-kumalak-tesauro": {"observation": "tesauro"},
+    "togyz-kumalak-captures": {"observation": "captures"},
     "togyz-kumalak-full": {"stop_at_majority": False},
 }
 
@@ -87,7 +99,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
 def parts(stop_at_majority: bool = True, observation: str = "board") -> GameParts:
     """The rules, observer and renderer of the variant with these options."""
     check_option("observation", observation, ENCODINGS)
-    observer = BoardObserver() if observation == "board" else TesauroObserver()
+    observer: BoardObserver | TesauroObserver | CapturesObserver
+    if observation == "tesauro":
+        observer = TesauroObserver()
+    elif observation == "captures":
+        observer = CapturesObserver()
+    else:
+        observer = BoardObserver()
     game = TogyzKumalakGame(stop_at_majority=stop_at_majority)
     return GameParts(game, observer, TogyzKumalakRenderer())
 
@@ -136,8 +154,9 @@ def env(
     Args:
         stop_at_majority: end the game as soon as a kazan holds 82 balls; ``False`` plays
             every game out until a player cannot move.
-        observation: ``"board"`` (39 ``uint8`` counts from the observer's side) or
-            ``"tesauro"`` (128 ``float32`` values).
+        observation: ``"board"`` (39 ``uint8`` counts from the observer's side),
+            ``"tesauro"`` (128 ``float32`` values) or ``"captures"`` (93 ``uint8`` values: the
+            board and what sowing each hole would take now).
         render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
         action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
             ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.

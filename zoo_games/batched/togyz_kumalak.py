@@ -1,4 +1,4 @@
-"""Togyz Kumalak kernels over one game's state row, both observation encodings.
+"""Togyz Kumalak kernels over one game's state row, every observation encoding.
 
 Each function reads like the rule it implements, quoted in its docstring; they are tested
 move for move against the rules core ``zoo_games/togyz_kumalak/rules.py`` and against the
@@ -8,7 +8,7 @@ State row (``uint8``): ``[mover, White's kazan, Black's kazan, White's tuzduk, B
 hole 0 .. hole 17]``. Holes are numbered as in the rules core: 0-8 White's holes 1-9, 9-17
 Black's, so sowing walks the indices upwards modulo 18. A tuzduk is the board hole a player
 owns, :data:`NONE` (255) before it makes one. Every count fits a byte: a game has 162 balls.
-Options: ``[stop_at_majority, tesauro encoding]``.
+Options: ``[stop_at_majority, encoding]``, the encoding's index in ``ENCODINGS``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from zoo_games.batched.batch import (
 from zoo_games.batched.rng import Integer
 from zoo_games.core.game import NO_WINNER
 from zoo_games.togyz_kumalak import evaluation, observation, rules
-from zoo_games.togyz_kumalak.observation import BOARD_LENGTH
+from zoo_games.togyz_kumalak.observation import BOARD_LENGTH, EFFECTS_PER_SIDE, ENCODINGS
 from zoo_games.togyz_kumalak.rules import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
@@ -47,7 +47,9 @@ ROW_LENGTH = HOLES + NUM_HOLES
 #: A player without a tuzduk (the rules core's ``NO_TUZDUK``, as a byte).
 NONE = 255
 #: Options.
-STOP_AT_MAJORITY, TESAURO = 0, 1
+STOP_AT_MAJORITY, ENCODING = 0, 1
+#: The encodings, by their index in ``ENCODINGS``.
+TESAURO, CAPTURES = ENCODINGS.index("tesauro"), ENCODINGS.index("captures")
 
 #: No chance in this game: the mover decides at once.
 begin_turn = no_chance
@@ -72,6 +74,8 @@ write_tesauro_kazan = compile_rule(observation.write_tesauro_kazan)
 #: The rules core's rules of where a tuzduk may be made and of who wins by atsis kalu, compiled.
 tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
 winner_by_kazans = compile_rule(rules.winner_by_kazans)
+#: The rules core's count of what a sowing would take, compiled.
+sowing_effect = compile_rule(rules.sowing_effect, tuzduk_allowed=tuzduk_allowed)
 
 
 @njit(cache=True, inline="always")
@@ -199,18 +203,44 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
+def observe_captures(row: np.ndarray, out: np.ndarray) -> None:
+    """The ``"captures"`` view (``CapturesObserver``): the board, then each sowing's effect.
+
+    For the mover's holes 1-9, then the opponent's, as if each hole's owner were to move: the
+    balls its kazan would gain, the balls the other kazan would gain, whether it would make a
+    tuzduk; 0 for an empty hole.
+    """
+    observe_board(row, out)
+    holes = row[HOLES:]
+    player = row[MOVER]
+    for block in range(2):
+        side = player if block == 0 else 1 - player
+        base = BOARD_LENGTH + block * EFFECTS_PER_SIDE
+        for number in range(HOLES_PER_SIDE):
+            hole = HOLES_PER_SIDE * side + number
+            own, other, tuzduk = 0, 0, False
+            if row[HOLES + hole]:
+                own, other, tuzduk = sowing_effect(holes, hole, row[TUZDUK], row[TUZDUK + 1])
+            out[base + number] = own
+            out[base + HOLES_PER_SIDE + number] = other
+            out[base + 2 * HOLES_PER_SIDE + number] = tuzduk
+
+
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's observation in the variant's encoding."""
-    if config[TESAURO] == 1:
+    if config[ENCODING] == TESAURO:
         observe_tesauro(row, out)
+    elif config[ENCODING] == CAPTURES:
+        observe_captures(row, out)
     else:
         observe_board(row, out)
 
 
 def config(game: Any, options: dict[str, Any]) -> list[int]:
-    """``[stop_at_majority, tesauro]`` of a :class:`TogyzKumalakGame` and its encoding."""
+    """``[stop_at_majority, encoding]`` of a :class:`TogyzKumalakGame` and its encoding."""
     assert isinstance(game, TogyzKumalakGame)
-    return [int(game.stop_at_majority), int(options.get("observation", "board") == "tesauro")]
+    return [int(game.stop_at_majority), ENCODINGS.index(options.get("observation", "board"))]
 
 
 def row_from_state(state: Any) -> np.ndarray:

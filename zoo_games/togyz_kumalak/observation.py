@@ -1,9 +1,10 @@
-"""What a Togyz Kumalak player sees, in two encodings.
+"""What a Togyz Kumalak player sees, in three encodings.
 
 ``"board"`` (default): the board from the observer's side, as ``uint8`` counts (a hole or a
 kazan can hold up to 162 balls, more than ``int8`` holds; ``uint8`` holds them exactly).
 ``"tesauro"``: the 128-value encoding of the earlier single-agent gym, built from its
 formulas, from White's side for both players.
+``"captures"``: the board, then what sowing each hole of either player would take now.
 """
 
 from __future__ import annotations
@@ -22,13 +23,17 @@ from zoo_games.togyz_kumalak.rules import (
     TogyzKumalakState,
 )
 
-ENCODINGS = ("board", "tesauro")
+ENCODINGS = ("board", "tesauro", "captures")
 BOARD_LENGTH = 4 * HOLES_PER_SIDE + 3  # 39
 TESAURO_LENGTH = 128
+#: Per player: for each of its holes, its kazan's gain, the other kazan's, a tuzduk made.
+EFFECTS_PER_SIDE = 3 * HOLES_PER_SIDE
+CAPTURES_LENGTH = BOARD_LENGTH + 2 * EFFECTS_PER_SIDE  # 93
 _BOARD_SHAPE = (BOARD_LENGTH,)
 _UINT8 = np.dtype(np.uint8)
 _TESAURO_SHAPE = (TESAURO_LENGTH,)
 _FLOAT32 = np.dtype(np.float32)
+_CAPTURES_SHAPE = (CAPTURES_LENGTH,)
 
 
 class BoardObserver:
@@ -95,6 +100,54 @@ class BoardObserver:
         # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer (more so with
         # a shape tuple and a dtype object, which it need not convert).
         return np.ndarray(_BOARD_SHAPE, _UINT8, values)
+
+
+class CapturesObserver:
+    """The ``"board"`` values, then what sowing each hole would do now: 93 ``uint8`` values.
+
+    A network reading raw counts must learn where a sowing ends (the count modulo 18) and
+    whether it leaves an even count there before it can see a capture; a greedy player reads
+    that off the rules. This encoding hands it over: for every hole of both players, as if
+    its owner were to move, what the sowing would put in each kazan and whether it would make
+    a tuzduk. The opponent's half is the threats the observer faces.
+
+    ======= ==========================================================================
+    index   meaning
+    ======= ==========================================================================
+    0-38    the ``"board"`` encoding (:class:`BoardObserver`)
+    39-47   sowing the observer's hole 1-9: balls the observer's kazan gains
+    48-56   the same sowing: balls the opponent's kazan gains (sown into its tuzduk)
+    57-65   the same sowing: 1 if it makes the observer a tuzduk
+    66-74   sowing the opponent's hole 1-9: balls the opponent's kazan gains
+    75-83   the same sowing: balls the observer's kazan gains
+    84-92   the same sowing: 1 if it makes the opponent a tuzduk
+    ======= ==========================================================================
+
+    An empty hole (or a tuzduk) sows nothing: its values are 0. The effects are those of the
+    sowing alone; a move that ends the game by leaving the opponent without a ball
+    (atsis kalu) also settles the rows, which is not shown.
+    """
+
+    def __init__(self) -> None:
+        self._board = BoardObserver()
+        per_side = [TOTAL_BALLS] * (2 * HOLES_PER_SIDE) + [1] * HOLES_PER_SIDE
+        high = np.concatenate([self._board.space.high, np.array(2 * per_side, dtype=np.uint8)])
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
+
+    def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
+        """The 93 values described in the class docstring."""
+        effects = bytearray(2 * EFFECTS_PER_SIDE)
+        for block, side in enumerate((player, 1 - player)):
+            base = block * EFFECTS_PER_SIDE
+            for number in range(HOLES_PER_SIDE):
+                hole = side * HOLES_PER_SIDE + number
+                if state.holes[hole]:
+                    own, other, tuzduk = state.sowing_effect(hole)
+                    effects[base + number] = own
+                    effects[base + HOLES_PER_SIDE + number] = other
+                    effects[base + 2 * HOLES_PER_SIDE + number] = tuzduk
+        values = self._board.observe(state, player).tobytes() + effects
+        return np.ndarray(_CAPTURES_SHAPE, _UINT8, bytearray(values))
 
 
 class TesauroObserver:

@@ -17,7 +17,7 @@ upwards, modulo 18.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import compress
 from typing import Self
 
@@ -66,6 +66,45 @@ def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int
     if made or number == HOLES_PER_SIDE - 1:
         return False
     return not theirs_made or their_number != number
+
+
+def sowing_effect(
+    holes: Sequence[int], start: int, white_tuzduk: int, black_tuzduk: int
+) -> tuple[int, int, bool]:
+    """What sowing board hole ``start`` for its owner would do, the board left as it is.
+
+    ``(owner's gain, other's gain, makes a tuzduk)``: the balls each kazan would gain (a
+    capture or a new tuzduk's three for the owner, and for either player the balls sown into
+    its tuzduk), and whether the last ball would make the owner a tuzduk. ``holes`` are the
+    18 board holes; a tuzduk is the board hole its owner holds, any other number for none.
+    Counted, not played: ball ``k`` lands in hole ``first + k`` (modulo 18), so a hole gets a
+    ball per whole lap and one more if the rest of the balls reach it, as :meth:`sow` fills
+    them. Plain Python over ints: the batched kernels compile this very function.
+    """
+    owner = start // HOLES_PER_SIDE
+    balls = int(holes[start])
+    first = start if balls > 1 else (start + 1) % NUM_HOLES
+    laps, rest = balls // NUM_HOLES, balls % NUM_HOLES
+    last = (first + balls - 1) % NUM_HOLES
+    white_gain = black_gain = 0
+    if 0 <= white_tuzduk < NUM_HOLES:
+        white_gain = laps + int((white_tuzduk - first) % NUM_HOLES < rest)
+    if 0 <= black_tuzduk < NUM_HOLES:
+        black_gain = laps + int((black_tuzduk - first) % NUM_HOLES < rest)
+    own, other = (white_gain, black_gain) if owner == 0 else (black_gain, white_gain)
+    if last // HOLES_PER_SIDE == owner or last in (white_tuzduk, black_tuzduk):
+        return own, other, False
+    # The last ball is in the opponent's row, which the sowing did not start from.
+    count = int(holes[last]) + laps + int((last - first) % NUM_HOLES < rest)
+    if count % 2 == 0:
+        return own + count, other, False
+    mine, theirs = (white_tuzduk, black_tuzduk) if owner == 0 else (black_tuzduk, white_tuzduk)
+    made, theirs_made = 0 <= mine < NUM_HOLES, 0 <= theirs < NUM_HOLES
+    if count == 3 and tuzduk_allowed(
+        last % HOLES_PER_SIDE, made, theirs_made, theirs % HOLES_PER_SIDE
+    ):
+        return own + count, other, True
+    return own, other, False
 
 
 def winner_by_kazans(white: int, black: int) -> int:
@@ -242,6 +281,14 @@ class TogyzKumalakState(GameState):
         """Tournament notation of a legal ``action``: own hole, landing hole, ``x`` for a tuzduk."""
         probe = type(self)(self.game, self.holes, self.kazans[:], self.tuzduk[:], self.mover)
         return probe.sow(HOLES_PER_SIDE * self.mover + action)
+
+    def sowing_effect(self, start: int) -> tuple[int, int, bool]:
+        """What sowing board hole ``start`` would do now, for its owner, as if it were to move.
+
+        See :func:`sowing_effect`; the position is not changed. It answers for either
+        player's holes: the ``"captures"`` observation shows both.
+        """
+        return sowing_effect(self.holes, start, self.tuzduk[0], self.tuzduk[1])
 
     def sow(self, start: int) -> str:
         """Sow the balls of board hole ``start`` for the mover; return the move's notation.
