@@ -226,6 +226,58 @@ def test_tesauro_encoding_follows_its_formulas():
     assert env.observation_space("player_0")["observation"].contains(values)
 
 
+#: White owns a tuzduk on Black's hole 7. Worked out ball by ball:
+#: - White's hole 9 (20 balls): one back into it, Black's 1-9 (the ball into hole 7 goes to
+#:   White's kazan), White's 1-9, and the 20th into Black's hole 1, which then holds 2: even,
+#:   captured. White gains 2 + 1.
+#: - White's hole 2 (9 balls) ends in Black's hole 1 with 1 ball; holes 1 and 3 stay home.
+#: - Black's hole 9 (4 balls): Black's 9, White's 1, 2, 3; White's hole 3 then holds 3, and
+#:   Black has no tuzduk, White's is not numbered 3: a tuzduk, Black gains 3.
+#: - Black's hole 5 (3 balls): 5, 6, and 7, White's tuzduk: White gains 1, no capture.
+#: - Black's holes 2 and 3 stay home.
+CAPTURES_POSITION = "1,9,2,0,0,0,0,0,20/0,2,1,0,3,0,X,0,4 70 50 W"
+
+
+def test_sowing_effect_counts_captures_tuzduks_and_balls_sown_into_tuzduks():
+    state = TogyzKumalakGame().state_from_position(CAPTURES_POSITION)
+    before = state.position()
+    assert state.sowing_effect(8) == (3, 0, False)  # White's hole 9
+    assert state.sowing_effect(1) == (0, 0, False)  # White's hole 2
+    assert state.sowing_effect(9 + 8) == (3, 0, True)  # Black's hole 9, as if Black moved
+    assert state.sowing_effect(9 + 4) == (0, 1, False)  # Black's hole 5 feeds White's tuzduk
+    assert state.position() == before  # counted, not played
+
+
+def test_sowing_effect_respects_the_tuzduk_restrictions():
+    # Black's hole 9 (10 balls) ends on White's hole 9 with 3 balls: never a tuzduk there.
+    ninth = TogyzKumalakGame().state_from_position("0,0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0,10 80 70 B")
+    assert ninth.sowing_effect(17) == (0, 0, False)
+    # Black owns a tuzduk (White's hole 1, X in White's row); a second is never made.
+    second = TogyzKumalakGame().state_from_position("X,0,2,0,0,0,0,0,0/0,0,0,0,0,0,0,0,4 80 76 B")
+    assert second.sowing_effect(17) == (1, 0, False)  # White's hole 1 is Black's: +1
+    # White owns Black's hole 3; Black may not make White's hole 3 its tuzduk.
+    facing = TogyzKumalakGame().state_from_position("0,0,2,0,0,0,0,0,0/0,0,X,0,0,0,0,0,4 80 76 B")
+    assert facing.sowing_effect(17) == (0, 0, False)
+
+
+def test_captures_observation_shows_both_players_sowings_from_the_observers_side():
+    env = togyz_kumalak_v0.raw_env(observation="captures")
+    env.reset(options={"position": CAPTURES_POSITION})
+    white = env.observe("player_0")["observation"]
+    black = env.observe("player_1")["observation"]
+    assert white.shape == (93,) and white.dtype == np.uint8
+    board = togyz_kumalak_v0.raw_env()
+    board.reset(options={"position": CAPTURES_POSITION})
+    assert (white[:39] == board.observe("player_0")["observation"]).all()
+    assert (black[:39] == board.observe("player_1")["observation"]).all()
+    nine = [0] * 9
+    white_sowings = [[0] * 8 + [3], nine, nine]  # own gains, Black's gains, tuzduks
+    black_sowings = [[0] * 8 + [3], [0, 0, 0, 0, 1, 0, 0, 0, 0], [0] * 8 + [1]]
+    assert white[39:].reshape(6, 9).tolist() == white_sowings + black_sowings
+    assert black[39:].reshape(6, 9).tolist() == black_sowings + white_sowings
+    assert env.observation_space("player_0")["observation"].contains(white)
+
+
 # ---------------------------------------------------------------------- positions
 @pytest.mark.parametrize(
     "position,message",
