@@ -10,8 +10,8 @@
 | Agents             | 2                                                                 |
 | Action Shape       | (1,)                                                              |
 | Action Values      | Discrete(128), or Discrete(153) with `setup="placement"`          |
-| Observation Shape  | (5, 5, 15)                                                        |
-| Observation Values | uint8: planes [0, 1], parts-left planes [0, 22]                   |
+| Observation Shape  | (5, 5, 15), or (535,) with `observation="tactics"`                |
+| Observation Values | uint8: planes [0, 1], parts-left planes [0, 22]; tactics [0, 1]   |
 
 On a 5x5 board each turn moves one of the player's workers to a neighbouring cell (at most
 one level up, never onto a dome or another worker) and then builds with it next to its new
@@ -21,7 +21,8 @@ readings we chose, are in ``docs/santorini.md``.
 
 ### Arguments
 
-``santorini_v0.env(setup="fixed", render_mode=None, action_mask="observation")``
+``santorini_v0.env(setup="fixed", render_mode=None, action_mask="observation",
+observation="planes")``
 
 * ``setup``: ``"fixed"`` (player_0's workers start on cells 2 and 22, player_1's on 10 and 14,
   cells numbered ``5 * row + column``) or
@@ -29,12 +30,19 @@ readings we chose, are in ``docs/santorini.md``.
 * ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 * ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
   ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
+* ``observation``: ``"planes"`` or ``"tactics"`` (below).
 
 ### Observation space
 
 ``uint8`` planes ``(5, 5, 15)``: one-hot heights (level 0-3, dome), the observer's workers 0
 and 1, the opponent's workers 0 and 1, the four parts-left counts and the placement and
 to-move flags as constant planes.
+
+``observation="tactics"``: 535 ``uint8`` values: the planes flattened (375), then 16 values
+for the climbs onto level 3 (a win) each of the observer's workers could make in each
+direction, 16 for the opponent's, and one per action (128): whether after that move and
+build an opponent worker on level 2 stands next to a free level-3 cell (listed in full in
+``docs/santorini.md``). A network reads wins and the moves that give one away off it.
 
 ### Legal action mask
 
@@ -64,20 +72,25 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from zoo_games.core.adapter import BoardGameEnv, GameParts
+from zoo_games.core.errors import check_option
 from zoo_games.core.standard_wrappers import standard_wrappers
-from zoo_games.santorini.observation import SantoriniObserver
+from zoo_games.santorini.observation import ENCODINGS, SantoriniObserver, TacticsObserver
 from zoo_games.santorini.render import SantoriniRenderer
 from zoo_games.santorini.rules import SantoriniGame
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "santorini-fixed": {"setup": "fixed"},
     "santorini-placement": {"setup": "placement"},
+    "santorini-fixed-tactics": {"setup": "fixed", "observation": "tactics"},
 }
 
 
-def parts(setup: str = "fixed") -> GameParts:
+def parts(setup: str = "fixed", observation: str = "planes") -> GameParts:
     """The rules, observer and renderer of the variant with these options."""
-    return GameParts(SantoriniGame(setup=setup), SantoriniObserver(), SantoriniRenderer())
+    check_option("observation", observation, ENCODINGS)
+    game = SantoriniGame(setup=setup)
+    observer = TacticsObserver() if observation == "tactics" else SantoriniObserver()
+    return GameParts(game, observer, SantoriniRenderer())
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
@@ -93,14 +106,20 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         setup: str = "fixed",
         render_mode: str | None = None,
         action_mask: str = "observation",
+        observation: str = "planes",
     ) -> None:
-        super().__init__(*parts(setup=setup), render_mode=render_mode, action_mask=action_mask)
+        super().__init__(
+            *parts(setup=setup, observation=observation),
+            render_mode=render_mode,
+            action_mask=action_mask,
+        )
 
 
 def env(
     setup: str = "fixed",
     render_mode: str | None = None,
     action_mask: str = "observation",
+    observation: str = "planes",
 ) -> AECEnv:
     """Santorini with PettingZoo's standard wrappers (illegal move loses, bounds, order).
 
@@ -110,5 +129,12 @@ def env(
         render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
         action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
             ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
+        observation: ``"planes"`` (``(5, 5, 15)`` ``uint8``) or ``"tactics"`` (535 ``uint8``:
+            the planes flattened, then the climbs that win and the moves that let the
+            opponent climb).
     """
-    return standard_wrappers(raw_env(setup=setup, render_mode=render_mode, action_mask=action_mask))
+    return standard_wrappers(
+        raw_env(
+            setup=setup, render_mode=render_mode, action_mask=action_mask, observation=observation
+        )
+    )

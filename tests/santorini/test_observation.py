@@ -12,8 +12,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zoo_games.santorini.observation import SantoriniObserver
-from zoo_games.santorini.rules import SIZE, UNPLACED, SantoriniGame, SantoriniState
+from zoo_games import santorini_v0
+from zoo_games.santorini.observation import SantoriniObserver, TacticsObserver
+from zoo_games.santorini.rules import NEIGHBOUR, SIZE, UNPLACED, SantoriniGame, SantoriniState
 
 
 def planes_by_the_table(state: SantoriniState, player: int) -> np.ndarray:
@@ -58,4 +59,68 @@ def test_observation_equals_the_documented_planes_all_game(setup, seed):
             assert observer.space.contains(observed)
         if state.is_terminal():
             break
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+#: player_0's worker 0 stands on level 2 at cell 6, next to level 3 at cell 7 (east); its
+#: worker 1 is on cell 24. player_1's worker 0 stands on level 2 at cell 18, below cell 13
+#: (level 2): building on 13 would give it a climb. Four level-1, four level-2 and one
+#: level-3 part are used.
+TACTICS_POSITION = "00000/02300/00020/00020/00000 6,24;18,20 0 18,14,13,18"
+
+
+def test_tactics_show_the_climbs_and_the_builds_that_give_one_away():
+    env = santorini_v0.raw_env(observation="tactics")
+    env.reset(options={"position": TACTICS_POSITION})
+    mine = env.observe("player_0")["observation"]
+    theirs = env.observe("player_1")["observation"]
+    assert mine.shape == (535,) and mine.dtype == np.uint8
+    planes = santorini_v0.raw_env()
+    planes.reset(options={"position": TACTICS_POSITION})
+    assert (mine[:375] == planes.observe("player_0")["observation"].reshape(-1)).all()
+    climbs, their_climbs, after = mine[375:391], mine[391:407], mine[407:]
+    assert climbs.tolist() == [0, 0, 0, 0, 1] + [0] * 11  # worker 0 east: onto level 3
+    assert not their_climbs.any()  # player_1's level-2 worker has no level 3 beside it
+    # Worker 1 steps north (24 -> 19); building north-west raises 13 to level 3 next to
+    # player_1's worker on 18: a climb given away. Building north (14) gives nothing.
+    assert after[64 + 8 * 1 + 0] == 1 and after[64 + 8 * 1 + 1] == 0
+    # Worker 1 steps west (24 -> 23) and builds north-east (19): nothing given away.
+    assert after[64 + 8 * 3 + 2] == 0
+    # Worker 0's climb east wins: its build is never made, so it gives nothing away.
+    assert not after[8 * 4 : 8 * 5].any()
+    # player_1 sees the same climbs from its side: player_0's are its opponent's.
+    assert theirs[391:407].tolist() == climbs.tolist() and not theirs[375:391].any()
+    assert env.observation_space("player_0")["observation"].contains(mine)
+
+
+def climbs_of(state: SantoriniState, owner: int) -> list[int]:
+    """Rule: a worker on level 2 wins by stepping onto a free level-3 cell beside it."""
+    values = [0] * 16
+    for worker in range(2):
+        source = state.workers[2 * owner + worker]
+        for direction, target in enumerate(NEIGHBOUR[source]):
+            free = target >= 0 and target not in state.workers
+            if state.heights[source] == 2 and free and state.heights[target] == 3:
+                values[8 * worker + direction] = 1
+    return values
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_tactics_equal_playing_each_move_on_a_copy_all_game(seed):
+    # The threat of every legal move that is not a win equals whether, after playing it on a
+    # copy, the opponent has a climb onto level 3.
+    rng = random.Random(seed)
+    observer = TacticsObserver()
+    state = SantoriniGame().new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        values = observer.observe(state, player)
+        assert values[375:391].tolist() == climbs_of(state, player)
+        assert values[391:407].tolist() == climbs_of(state, 1 - player)
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            if child.winner < 0:
+                assert values[407 + action] == any(climbs_of(child, 1 - player))
         state.apply_action(rng.choice(state.legal_actions()))

@@ -7,7 +7,7 @@ statement of the rules, ``zoo_games/santorini/reference.py``.
 State row (``uint8``): ``[mover, the cells of player_0's workers 0 and 1 and of player_1's
 (:data:`UNPLACED`, 255, while not yet placed), level-1, level-2, level-3 and dome parts left,
 the heights of cells 0 .. 24]`` (0-3 levels, 4 a dome; cell ``5 * row + column``). Options:
-``[placement set-up]``.
+``[placement set-up, tactics encoding]``.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from zoo_games.batched.batch import MOVER, GameKernels, compile_rule, kth_legal_
 from zoo_games.batched.rng import Integer
 from zoo_games.batched.words import count_bits
 from zoo_games.core.game import NO_WINNER
-from zoo_games.santorini import evaluation
+from zoo_games.santorini import evaluation, observation
 from zoo_games.santorini.observation import (
     CHANNELS,
     PARTS_CHANNEL,
     PLACEMENT_CHANNEL,
+    PLANES_LENGTH,
     TO_MOVE_CHANNEL,
 )
 from zoo_games.santorini.rules import (
@@ -53,6 +54,11 @@ NEIGHBOURS = np.array(NEIGHBOUR, dtype=np.int64)
 BUILD_CELL = np.where(NEIGHBOURS < 0, NUM_CELLS, NEIGHBOURS)
 #: Channel of the observer's worker 0 (then worker 1, the opponent's worker 0 and 1).
 WORKER_CHANNEL = 5
+#: Options.
+PLACEMENT, TACTICS = 0, 1
+#: The observer's tactical values (``TacticsObserver``), compiled.
+is_free = compile_rule(observation.is_free)
+write_tactics = compile_rule(observation.write_tactics, NEIGHBOUR=NEIGHBOURS, is_free=is_free)
 
 
 @njit(cache=True, inline="always")
@@ -183,7 +189,8 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's planes (``SantoriniObserver``), rows x columns x channels, flattened.
 
     Channels: one-hot height (0-3, dome), the observer's workers 0 and 1, the opponent's, the
-    four parts-left counts and the placement and to-move flags as constant planes.
+    four parts-left counts and the placement and to-move flags as constant planes. With the
+    tactics encoding (``TacticsObserver``) its tactical values follow.
     """
     player = row[MOVER]
     out[:] = 0
@@ -200,12 +207,14 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
         cell = row[WORKERS + slot]
         if cell != UNPLACED:
             out[CHANNELS * cell + WORKER_CHANNEL + index] = 1
+    if config[TACTICS] == 1:
+        write_tactics(out, PLANES_LENGTH, row[HEIGHTS:], row[WORKERS : WORKERS + 4], player)
 
 
 def config(game: Any, options: dict[str, Any]) -> list[int]:
-    """``[placement]`` of a :class:`SantoriniGame`."""
+    """``[placement, tactics]`` of a :class:`SantoriniGame` and its encoding."""
     assert isinstance(game, SantoriniGame)
-    return [int(game.setup == "placement")]
+    return [int(game.setup == "placement"), int(options.get("observation") == "tactics")]
 
 
 def row_from_state(state: Any) -> np.ndarray:

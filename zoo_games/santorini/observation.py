@@ -1,13 +1,35 @@
-"""What a Santorini player sees: a 5 x 5 x 15 stack of planes, from the observer's side."""
+"""What a Santorini player sees, from the observer's side, in two encodings.
+
+``"planes"`` (default): a 5 x 5 x 15 stack of planes. ``"tactics"``: the same planes,
+flattened, then where each player could climb to win at once and which of the observer's
+moves would let the opponent do so.
+"""
 
 from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
 
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.santorini.rules import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED, SantoriniState
+from zoo_games.santorini.rules import (
+    INITIAL_PARTS,
+    NEIGHBOUR,
+    NUM_CELLS,
+    PLAY_ACTIONS,
+    SIZE,
+    UNPLACED,
+    SantoriniState,
+)
+
+ENCODINGS = ("planes", "tactics")
 
 CHANNELS = 15
+PLANES_LENGTH = SIZE * SIZE * CHANNELS  # 375
+#: Per player, per worker and direction: a climb onto level 3 (16 values each).
+CLIMBS_LENGTH = 2 * 8
+#: The climbs of both players, then one value per action of the observer.
+TACTICS_LENGTH = 2 * CLIMBS_LENGTH + PLAY_ACTIONS  # 160
 #: Channel of the first parts-left plane and of the placement and to-move planes.
 PARTS_CHANNEL = 9
 PLACEMENT_CHANNEL = 13
@@ -74,3 +96,109 @@ class SantoriniObserver:
         )
         shape = (SIZE, SIZE, CHANNELS)
         return np.ndarray(shape, np.uint8, channels, 0, _CHANNELS_LAST_STRIDES).copy()
+
+
+class TacticsObserver:
+    """The planes of :class:`SantoriniObserver`, flattened, then 160 tactical values: 535.
+
+    A win comes from a worker on level 2 stepping onto a free level-3 cell, and most losses
+    from a move that leaves the opponent such a climb (a build that raises a cell next to it
+    to level 3, a step that frees one). A network reading the planes must find those patterns
+    for each of its 128 actions; a one-move lookahead reads them off the rules. This encoding
+    gives them (:func:`write_tactics`):
+
+    ========= ==================================================================
+    index     meaning
+    ========= ==================================================================
+    0-374     the planes, rows x columns x channels, flattened
+    375-390   ``8 * w + m``: 1 if the observer's worker ``w`` stepping in direction ``m``
+              climbs onto level 3 (a win)
+    391-406   the same for the opponent's workers, as if it were to move (its threats)
+    407-534   action ``a = 64 * w + 8 * m + b``: 1 if after the observer's worker ``w``
+              steps in direction ``m`` and builds in direction ``b``, an opponent worker on
+              level 2 stands next to a free level-3 cell (it could climb and win)
+    ========= ==================================================================
+
+    Values of actions that are not legal mean nothing (read them with the action mask);
+    they are 0 while workers are being placed.
+    """
+
+    def __init__(self) -> None:
+        self._planes = SantoriniObserver()
+        high = np.concatenate(
+            [self._planes.space.high.reshape(-1), np.ones(TACTICS_LENGTH, dtype=np.uint8)]
+        )
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
+
+    def observe(self, state: SantoriniState, player: int) -> np.ndarray:
+        """The 535 values described in the class docstring."""
+        values = np.zeros(PLANES_LENGTH + TACTICS_LENGTH, dtype=np.uint8)
+        values[:PLANES_LENGTH] = self._planes.observe(state, player).reshape(-1)
+        write_tactics(values, PLANES_LENGTH, state.heights, state.workers, player)
+        return values
+
+
+def is_free(workers: Sequence[int], cell: int, left: int) -> bool:
+    """Whether no worker stands on ``cell``, the one on ``left`` having left it (-1: none).
+
+    Plain Python over ints, compiled with :func:`write_tactics` (compared one by one: numba
+    has no ``in`` for a tuple of a state row's bytes and other integers).
+    """
+    if cell == left:
+        return True
+    return workers[0] != cell and workers[1] != cell and workers[2] != cell and workers[3] != cell
+
+
+def write_tactics(
+    out: MutableSequence[int] | np.ndarray,
+    index: int,
+    heights: Sequence[int],
+    workers: Sequence[int],
+    player: int,
+) -> None:
+    """Write ``player``'s 160 tactical values (:class:`TacticsObserver`) from ``out[index]``.
+
+    ``workers`` are the four workers' cells (``2 * player + w``); all values are 0 until every
+    worker is on the board. A threat after a move counts the cell the worker left as free and
+    the cell it steps onto as taken, and the build as raising its cell one level (a level-3
+    cell domed is no threat). Plain Python over a list or an array: the batched kernels
+    compile this very function.
+    """
+    for value in range(TACTICS_LENGTH):
+        out[index + value] = 0
+    for slot in range(4):
+        if not 0 <= workers[slot] < NUM_CELLS:
+            return
+    for side in range(2):
+        owner = player if side == 0 else 1 - player
+        for worker in range(2):
+            source = workers[2 * owner + worker]
+            if heights[source] != 2:
+                continue
+            for direction in range(8):
+                target = NEIGHBOUR[source][direction]
+                if target >= 0 and heights[target] == 3 and is_free(workers, target, -1):
+                    out[index + CLIMBS_LENGTH * side + 8 * worker + direction] = 1
+    opponent = 1 - player
+    for worker in range(2):
+        source = workers[2 * player + worker]
+        for move in range(8):
+            target = NEIGHBOUR[source][move]
+            if target < 0 or (heights[source] == 2 and heights[target] == 3):
+                continue  # off the board, or a win: the build is never made
+            for build in range(8):
+                cell = NEIGHBOUR[target][build]
+                if cell < 0:
+                    continue
+                threat = False
+                for rival in range(2):
+                    stand = workers[2 * opponent + rival]
+                    if heights[stand] != 2 or stand == cell:
+                        continue
+                    for direction in range(8):
+                        step = NEIGHBOUR[stand][direction]
+                        if step < 0 or step == target or not is_free(workers, step, source):
+                            continue
+                        if heights[step] + (step == cell) == 3:
+                            threat = True
+                out[index + 2 * CLIMBS_LENGTH + 64 * worker + 8 * move + build] = threat
