@@ -196,6 +196,7 @@ ALPHAZERO_OPTIONS = {
     "resume": "resume",
     "games": "games",
     "simulations": "simulations",
+    "guard": "guard",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -381,6 +382,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     training.add_argument(
         "--simulations", type=at_least(1), help="alphazero: search simulations per move"
+    )
+    training.add_argument(
+        "--guard",
+        action=argparse.BooleanOptionalAction,
+        help="alphazero: self-play plays a win in one and leaves out moves that lose at once",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"

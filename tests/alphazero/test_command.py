@@ -21,9 +21,10 @@ def test_the_command_trains_and_writes_every_output(tmp_path, capsys):
     run = tmp_path / "run"
     argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--iterations", "2"]
     argv += ["--games", "16", "--simulations", "4", "--eval-every", "1", "--eval-games", "2"]
-    argv += ["--final-eval-games", "2", "--output", str(run)]
+    argv += ["--final-eval-games", "2", "--guard", "--output", str(run)]
     assert main(argv) == 0
     out = capsys.readouterr().out
+    assert "guard = True" in (run / "settings.txt").read_text()
     assert "final: " in out and "against batched-mcts:simulations=200" in out
     with (run / "metrics.csv").open() as handle:
         assert [row["iteration"] for row in csv.DictReader(handle)] == ["0", "1", "2"]

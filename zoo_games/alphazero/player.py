@@ -2,16 +2,14 @@
 
 With ``simulations=0`` the player plays the legal action the network rates highest, from the
 observation the environment would give the player to move (the variant's observer): numpy
-only. With more, it first does what ``batched-mcts`` does before its search (a win in one is
-played at once; the moves after which the opponent can win at once are left out while others
-remain: :func:`~zoo_games.batched.search.uct.analyse_position`), then runs the batched search
-on the one position over the moves left, the network evaluating its leaves, without
-exploration noise, and plays the search's choice. A search of a few dozen simulations that
-considers the network's favourite moves can miss a win in one the network ranks low, or a
-reply that wins at once; a few reads of the board cannot. Only then is the batched
-engine imported (numba, the ``batched`` extra), so that a shipped baseline plays alone
-without it. Training evaluates its network through this player in the arena; the
-``alphazero`` agent plays a saved network through it.
+only. With more, it first settles what a read of the board settles
+(:class:`~zoo_games.alphazero.guard.RootGuard`: a win in one is played at once, the moves
+after which the opponent can win at once are left out while others remain), then runs the
+batched search on the one position over the moves left, the network evaluating its leaves,
+without exploration noise, and plays the search's choice. Only then is the batched engine
+imported (numba, the ``batched`` extra), so that a shipped baseline plays alone without it.
+Training evaluates its network through this player in the arena; the ``alphazero`` agent
+plays a saved network through it.
 """
 
 from __future__ import annotations
@@ -45,12 +43,11 @@ class NetworkPlayer(Agent):
         self._observer = variant.observer
         self._search: Search | None = None
         if simulations:
-            from zoo_games.batched import kernels_of  # numba: only a search needs it
-            from zoo_games.batched.search.uct import analyse_position
+            from zoo_games.alphazero.guard import RootGuard  # numba: only a search needs it
+            from zoo_games.batched import kernels_of
 
-            self._analyse = analyse_position
+            self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
-            self._config = np.array(self._kernels.config(variant.game, variant.kwargs), np.int64)
             self._search = make_search(variant.label, 1, simulations, seed or 0)
 
     def act(self, state: GameState) -> int:
@@ -63,12 +60,9 @@ class NetworkPlayer(Agent):
             )
         if self._search is not None:
             row = self._kernels.row_from_state(state)
-            win, legal, safe = self._analyse(
-                self._kernels, self._config, row, self._game.num_actions
-            )
+            win, allowed = self._guard.allowed(row)
             if win >= 0:
                 return win
-            allowed = safe if safe.any() else legal
             found = self._search.run(
                 row[None], self.network, explore=False, root_masks=allowed[None]
             )

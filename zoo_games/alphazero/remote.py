@@ -29,11 +29,17 @@ class SelfPlayWorker:
     """Batched self-play in a Ray actor: plays with the network it is sent, returns the games."""
 
     def __init__(
-        self, variant: str, games: int, simulations: int, seed: int, make_search: SearchMaker
+        self,
+        variant: str,
+        games: int,
+        simulations: int,
+        seed: int,
+        make_search: SearchMaker,
+        guard: bool = False,
     ) -> None:
         self._kept: list[Positions] = []
         self._selfplay = make_selfplay(
-            variant, games, simulations, seed, make_search, self._kept.append
+            variant, games, simulations, seed, make_search, self._kept.append, guard
         )
 
     def play(
@@ -63,11 +69,12 @@ class RemoteSelfPlay:
         workers: int,
         make_search: SearchMaker,
         keep: Callable[[Positions], None],
+        guard: bool = False,
     ) -> None:
         actor: Any = ray.remote(num_cpus=1)(SelfPlayWorker)
         seeds = np.random.SeedSequence(seed).generate_state(workers)
         self._workers: list[Any] = [
-            actor.remote(variant, games, simulations, int(worker_seed), make_search)
+            actor.remote(variant, games, simulations, int(worker_seed), make_search, guard)
             for worker_seed in seeds
         ]
         self._keep = keep

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from zoo_games import batched
+from zoo_games.alphazero.guard import RootGuard
 from zoo_games.alphazero.replay import Positions
 from zoo_games.alphazero.searching import Evaluator, Search, SearchMaker
 from zoo_games.batched.engine import BatchedEngine
@@ -48,15 +49,22 @@ class SelfPlay:
     """The games of ``engine`` played by ``search``; each finished game's positions to ``keep``.
 
     ``keep`` is the replay buffer's ``add`` in the training process; a self-play worker on a
-    cluster collects them to send back.
+    cluster collects them to send back. With a ``guard``, each search considers only the root
+    actions the guard leaves (a win in one alone; no move that loses at once while others
+    remain), and the policy target is 0 on the others.
     """
 
     def __init__(
-        self, engine: BatchedEngine, search: Search, keep: Callable[[Positions], None]
+        self,
+        engine: BatchedEngine,
+        search: Search,
+        keep: Callable[[Positions], None],
+        guard: RootGuard | None = None,
     ) -> None:
         self.engine = engine
         self.search = search
         self.keep = keep
+        self.guard = guard
         self._steps: list[_Step] = []
         #: The step number of ``_steps[0]``, and of each game's first position.
         self._first_step = 0
@@ -67,7 +75,8 @@ class SelfPlay:
         positions = games = 0
         for _ in range(moves):
             engine = self.engine
-            result = self.search.run(engine.states, evaluator, explore=True)
+            allowed = None if self.guard is None else self.guard.masks(engine.states)
+            result = self.search.run(engine.states, evaluator, explore=True, root_masks=allowed)
             step = _Step(
                 engine.observation.copy(),
                 engine.action_mask.copy(),
@@ -115,7 +124,12 @@ def make_selfplay(
     seed: int,
     make_search: SearchMaker,
     keep: Callable[[Positions], None],
+    guard: bool = False,
 ) -> SelfPlay:
-    """Self-play of ``games`` games of ``variant`` at once, engine and search seeded by ``seed``."""
+    """Self-play of ``games`` games of ``variant`` at once, engine and search seeded by ``seed``.
+
+    ``guard``: with a :class:`~zoo_games.alphazero.guard.RootGuard` (see :class:`SelfPlay`).
+    """
     engine = batched.make(variant, batch_size=games, seed=seed)
-    return SelfPlay(engine, make_search(variant, games, simulations, seed), keep)
+    search = make_search(variant, games, simulations, seed)
+    return SelfPlay(engine, search, keep, RootGuard(variant) if guard else None)

@@ -42,6 +42,10 @@ class AlphaZeroSettings:
     games: int = 256
     simulations: int = 32
     moves: int = 16
+    #: Self-play first settles what a read of the board settles, as the player does: a win
+    #: in one is played, moves that let the opponent win at once are left out while others
+    #: remain (:mod:`zoo_games.alphazero.guard`).
+    guard: bool = False
     # Three layers of 128: evaluated nearly twice as fast as two of 256, with half the
     # weights and one layer more (docs/training.md, "Speed of the parts").
     hidden: list[int] = field(default_factory=lambda: [128, 128, 128])

@@ -120,10 +120,17 @@ class Run:
                 settings.workers,
                 make,
                 self.buffer.add,
+                settings.guard,
             )
         else:
             self.selfplay = make_selfplay(
-                variant.label, settings.games, settings.simulations, seed, make, self.buffer.add
+                variant.label,
+                settings.games,
+                settings.simulations,
+                seed,
+                make,
+                self.buffer.add,
+                settings.guard,
             )
         torch.manual_seed(settings.seed)
         model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
