@@ -14,9 +14,12 @@ def test_arena_command_prints_the_table_and_writes_the_files(tmp_path, capsys):
     agents = ["random", "random", "random"]
     options = ["--games", "4", "--seed", "2", "--workers", "2", "--out", str(out)]
     code = main(["arena", "santorini-fixed", *agents, *options])
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert code == 0
     assert "random#2" in printed and "Elo" in printed and "arena.png" in printed
+    # Progress goes to stderr, so that the table can be piped alone.
+    assert captured.err.splitlines()[-1] == "zoo-games arena: 12 of 12 games played"
     assert json.loads((out / "arena.json").read_text())["seed"] == 2
     assert (out / "arena.csv").exists() and (out / "arena.png").stat().st_size > 0
 

@@ -33,7 +33,13 @@ def arena_command(
         if out is not None:
             check_output_dir(Path(out))
         result = run_arena(
-            variant, list(agents), games=games, seed=seed, workers=workers, gauntlet=gauntlet
+            variant,
+            list(agents),
+            games=games,
+            seed=seed,
+            workers=workers,
+            gauntlet=gauntlet,
+            progress=lambda line: print(f"zoo-games arena: {line}", file=sys.stderr, flush=True),
         )
     except ValueError as mistake:
         print(f"zoo-games arena: error: {mistake}", file=sys.stderr)

@@ -141,6 +141,7 @@ def run_arena(
     seed: int = 0,
     workers: int = 1,
     gauntlet: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> ArenaResult:
     """Play every pairing of ``agent_specs`` ``games`` times on variant ``variant_label``.
 
@@ -150,7 +151,9 @@ def run_arena(
     against a field needs: its cost grows with the field, not with the field squared. The
     Elo fit works the same on either schedule, every agent being linked to the first.
     ``workers`` processes share the games (``workers=1`` plays them in this process); the
-    result is the same for every number of workers, apart from the timings.
+    result is the same for every number of workers, apart from the timings. ``progress``
+    is told how many games are done each time another tenth of them is (a long tournament
+    is otherwise silent until its table).
     Every argument is checked before the first game (``ValueError`` naming what is wrong).
     """
     game = find_variant(variant_label).game
@@ -190,14 +193,24 @@ def run_arena(
         for start in range(0, games, chunk)
     ]
     records: list[PlayedGame] = []
+    total, reported = games * len(pairs), 0
+
+    def keep(played: list[PlayedGame]) -> None:
+        nonlocal reported
+        records.extend(played)
+        tenths = 10 * len(records) // total
+        if progress is not None and tenths > reported:
+            reported = tenths
+            progress(f"{len(records)} of {total} games played")
+
     if workers == 1:
         for task in tasks:
-            records.extend(play_pairing_games(*task))
+            keep(play_pairing_games(*task))
     else:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(play_pairing_games, *task) for task in tasks]
             for future in futures:
-                records.extend(future.result())
+                keep(future.result())
     anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
     return summarize(variant_label, [p.name for p in players], pairs, games, seed, records, anchor)
 
