@@ -75,7 +75,14 @@ write_tesauro_kazan = compile_rule(observation.write_tesauro_kazan)
 tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
 winner_by_kazans = compile_rule(rules.winner_by_kazans)
 #: The rules core's count of what a sowing would take, compiled.
-sowing_effect = compile_rule(rules.sowing_effect, tuzduk_allowed=tuzduk_allowed)
+sowing_plan = compile_rule(rules.sowing_plan)
+balls_sown_into = compile_rule(rules.balls_sown_into)
+sowing_effect = compile_rule(
+    rules.sowing_effect,
+    tuzduk_allowed=tuzduk_allowed,
+    sowing_plan=sowing_plan,
+    balls_sown_into=balls_sown_into,
+)
 
 
 @njit(cache=True, inline="always")

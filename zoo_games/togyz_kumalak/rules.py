@@ -68,6 +68,15 @@ def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int
     return not theirs_made or their_number != number
 
 
+def balls_sown_into(hole: int, first: int, end: int, laps: int) -> int:
+    """The balls a sowing of plan ``(first, end, laps)`` (:func:`sowing_plan`) drops in ``hole``.
+
+    A ball per whole lap, and one more if ``hole`` is in the stretch ``first .. end - 1``
+    (modulo 18). Plain Python over ints: the batched kernels compile this very function.
+    """
+    return laps + int((hole - first) % NUM_HOLES < end - first)
+
+
 def sowing_effect(
     holes: Sequence[int], start: int, white_tuzduk: int, black_tuzduk: int
 ) -> tuple[int, int, bool]:
@@ -77,25 +86,21 @@ def sowing_effect(
     capture or a new tuzduk's three for the owner, and for either player the balls sown into
     its tuzduk), and whether the last ball would make the owner a tuzduk. ``holes`` are the
     18 board holes; a tuzduk is the board hole its owner holds, any other number for none.
-    Counted, not played: ball ``k`` lands in hole ``first + k`` (modulo 18), so a hole gets a
-    ball per whole lap and one more if the rest of the balls reach it, as :meth:`sow` fills
-    them. Plain Python over ints: the batched kernels compile this very function.
+    Counted, not played, on :func:`sowing_plan`, the plan :meth:`sow` fills the holes by.
+    Plain Python over ints: the batched kernels compile this very function.
     """
     owner = start // HOLES_PER_SIDE
-    balls = int(holes[start])
-    first = start if balls > 1 else (start + 1) % NUM_HOLES
-    laps, rest = balls // NUM_HOLES, balls % NUM_HOLES
-    last = (first + balls - 1) % NUM_HOLES
+    first, end, laps, last = sowing_plan(start, int(holes[start]))
     white_gain = black_gain = 0
     if 0 <= white_tuzduk < NUM_HOLES:
-        white_gain = laps + int((white_tuzduk - first) % NUM_HOLES < rest)
+        white_gain = balls_sown_into(white_tuzduk, first, end, laps)
     if 0 <= black_tuzduk < NUM_HOLES:
-        black_gain = laps + int((black_tuzduk - first) % NUM_HOLES < rest)
+        black_gain = balls_sown_into(black_tuzduk, first, end, laps)
     own, other = (white_gain, black_gain) if owner == 0 else (black_gain, white_gain)
     if last // HOLES_PER_SIDE == owner or last in (white_tuzduk, black_tuzduk):
         return own, other, False
     # The last ball is in the opponent's row, which the sowing did not start from.
-    count = int(holes[last]) + laps + int((last - first) % NUM_HOLES < rest)
+    count = int(holes[last]) + balls_sown_into(last, first, end, laps)
     if count % 2 == 0:
         return own + count, other, False
     mine, theirs = (white_tuzduk, black_tuzduk) if owner == 0 else (black_tuzduk, white_tuzduk)
@@ -117,20 +122,21 @@ def winner_by_kazans(white: int, black: int) -> int:
     return 0 if white > black else 1
 
 
-def _sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
+def sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
     """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
 
     Every hole gets ``laps`` balls, the holes ``first .. end - 1`` (indices beyond 17 wrap
-    around) one more, and the last ball lands in ``last``.
+    around) one more, and the last ball lands in ``last``. Plain Python over ints: the
+    batched kernels compile this very function (for :func:`sowing_effect`).
     """
     first = start if balls > 1 else (start + 1) % NUM_HOLES
     laps, rest = divmod(balls, NUM_HOLES)
     return first, first + rest, laps, (first + balls - 1) % NUM_HOLES
 
 
-#: ``_SOWING[start][balls]``: :func:`_sowing_plan`, for every hole and ball count.
+#: ``_SOWING[start][balls]``: :func:`sowing_plan`, for every hole and ball count.
 _SOWING = tuple(
-    tuple(_sowing_plan(start, balls) for balls in range(TOTAL_BALLS + 1))
+    tuple(sowing_plan(start, balls) for balls in range(TOTAL_BALLS + 1))
     for start in range(NUM_HOLES)
 )
 
