@@ -19,9 +19,10 @@ where testing each dancer in turn branched on the random board.
 
 What ``legal_mask`` works out on every turn (it runs first) is kept in the row for the rest
 of the turn: the mover's dancer houses (rearmost first), read by ``observe`` and ``play``,
-and the legal actions in increasing order, so that :func:`kth_legal` picks the k-th without
-scanning the mask. These columns say nothing about the position itself (positions in and out
-ignore them). Options: ``[skyruk, num_pieces, blockade_length]``.
+and the legal actions in increasing order with their number (the pass not counted), so that
+:func:`kth_legal` picks the k-th without scanning the mask and the ``"moves"`` observation
+visits the moves. These columns say nothing about the position itself (positions in and out
+ignore them). Options: ``[skyruk, num_pieces, blockade_length, encoding]``.
 """
 
 from __future__ import annotations
@@ -44,8 +45,14 @@ from zoo_games.batched.words import (
     write_eight,
 )
 from zoo_games.core.game import NO_WINNER
-from zoo_games.senet import evaluation, rules
-from zoo_games.senet.observation import BORNE_OFF_OFFSET, DANCERS_OFFSET, THROW_OFFSET
+from zoo_games.senet import evaluation, observation, rules
+from zoo_games.senet.observation import (
+    BORNE_OFF_OFFSET,
+    DANCERS_OFFSET,
+    ENCODINGS,
+    MOVE_VALUES,
+    THROW_OFFSET,
+)
 from zoo_games.senet.rules import (
     EMPTY,
     EXTRA_TURN_THROWS,
@@ -64,15 +71,17 @@ THROW = 1
 BORNE_OFF = 2
 DANCERS = 4
 #: Columns for the mover's dancer houses, and for its legal actions: up to 7 dancers (or the
-#: pass), and one spare.
+#: pass), and their number.
 DANCER_COLUMNS = 8
 LEGAL = DANCERS + DANCER_COLUMNS
+LEGAL_COUNT = LEGAL + DANCER_COLUMNS - 1
 BOARD = LEGAL + DANCER_COLUMNS
 #: House 0, houses 1-30 and two empty houses beyond the path (see the module docstring).
 BOARD_COLUMNS = NUM_HOUSES + 3
 ROW_LENGTH = BOARD + BOARD_COLUMNS
 #: Options.
-SKYRUK, NUM_PIECES, BLOCKADE_LENGTH = 0, 1, 2
+SKYRUK, NUM_PIECES, BLOCKADE_LENGTH, ENCODING = 0, 1, 2, 3
+MOVES = ENCODINGS.index("moves")
 
 #: The throw for each sixteenth of the unit interval, from the rules core's probabilities
 #: (all sixteenths): ``[1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 5]``. See :func:`begin_turn`.
@@ -115,6 +124,8 @@ skyruk_beyond_happiness = batch.compile_rule(
 )
 #: The rules core's protection of a dancer by its neighbours, compiled (for house masks).
 protected = batch.compile_rule(rules.protected)
+#: What a move does, as the ``"moves"`` observation shows it, compiled.
+move_effect = batch.compile_rule(observation.move_effect, protected=protected)
 
 
 @njit(cache=True, inline="always")
@@ -294,6 +305,7 @@ def legal_mask(row: np.ndarray, config: np.ndarray, mask: np.ndarray) -> int:
         return keep_moves(row, mask, mine, movable, 11 - throw)
     mask[PASS] = 1
     row[LEGAL] = PASS
+    row[LEGAL_COUNT] = 0
     return 1
 
 
@@ -319,6 +331,7 @@ def keep_moves(
         mask[action] = 1
         row[LEGAL + count] = action
         count += 1
+    row[LEGAL_COUNT] = count
     return count
 
 
@@ -346,11 +359,8 @@ def play(
     if action == PASS:
         row[MOVER] = 1 - mover
         return NO_WINNER
-    dancer, step = divmod(action - 1, 10)
     piece = mover + 1
-    source = np.int64(row[DANCERS + dancer])
-    forward = step < 5  # forward: 10 i + s, backward: 10 i + 11 - s
-    destination = forward_end(board, source, throw, skyruk) if forward else source - throw
+    _, source, destination = move_of(row, action, throw, skyruk)
     if destination == OFF:
         board[source] = EMPTY
         row[BORNE_OFF + mover] += 1
@@ -367,7 +377,55 @@ def play(
 
 
 @njit(cache=True, inline="always")
+def move_of(
+    row: np.ndarray, action: Integer, throw: Integer, skyruk: bool
+) -> tuple[Integer, Integer, Integer]:
+    """``(dancer, house left, house reached)`` of the mover's legal ``action`` (not the pass).
+
+    Forward by the ``throw`` is ``10 i + s``, backward ``10 i + 11 - s``; the house reached may
+    be ``OFF``, or the house left (Skyruk: waiting in the Water).
+    """
+    dancer, step = divmod(action - 1, 10)
+    source = np.int64(row[DANCERS + dancer])
+    if step < 5:
+        return dancer, source, forward_end(row[BOARD:], source, throw, skyruk)
+    return dancer, source, source - throw
+
+
+@njit(cache=True, inline="always")
 def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
+    """The mover's view in the variant's encoding: the board, then for ``"moves"`` each move."""
+    observe_board(row, config, out)
+    if config[ENCODING] == MOVES:
+        observe_moves(row, config, out)
+
+
+@njit(cache=True, inline="always")
+def observe_moves(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
+    """What each legal move of the mover does, as ``MovesObserver`` shows it after the board.
+
+    The moves are the row's list of legal actions (``legal_mask`` ran first); each is counted by
+    the rules core's :func:`~zoo_games.senet.observation.move_effect`, compiled.
+    """
+    skyruk = config[SKYRUK] == 1
+    offset = DANCERS_OFFSET + NUM_HOUSES * config[NUM_PIECES]
+    out[offset:] = 0
+    board = row[BOARD:]
+    throw = np.int64(row[THROW])
+    for k in range(row[LEGAL_COUNT]):
+        dancer, source, destination = move_of(row, row[LEGAL + k], throw, skyruk)
+        advance, beats, safe, attackers = move_effect(board, source, destination, skyruk)
+        at = offset + MOVE_VALUES * dancer
+        out[at] = 1
+        out[at + 1] = advance
+        out[at + 2] = beats
+        out[at + 3] = destination == OFF
+        out[at + 4] = safe
+        out[at + 5] = attackers
+
+
+@njit(cache=True, inline="always")
+def observe_board(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """The mover's view, as ``SenetObserver`` makes it.
 
     Its board, the opponent's, its throw one-hot, both borne-off counts, then one one-hot
@@ -395,9 +453,10 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 
 
 def config(game: Any, options: dict[str, Any]) -> list[int]:
-    """``[skyruk, num_pieces, blockade_length]`` of a :class:`SenetGame`."""
+    """``[skyruk, num_pieces, blockade_length, encoding]`` of a :class:`SenetGame`."""
     assert isinstance(game, SenetGame)
-    return [int(game.skyruk), game.num_pieces, game.blockade_length]
+    encoding = ENCODINGS.index(options.get("observation", "board"))
+    return [int(game.skyruk), game.num_pieces, game.blockade_length, encoding]
 
 
 def row_from_state(state: Any) -> np.ndarray:

@@ -3,12 +3,12 @@
 It reads our observations exactly as the environments give them,
 ``{"observation": <any shape, any dtype>, "action_mask": int8}``: RLlib's default encoders
 accept neither dict observations, nor 2-D boxes, nor int8 values, so this module flattens the
-observation itself and feeds each value twice, scaled into [0, 1] by the observation space's
-(true) upper bound ``x / high`` and on a log scale ``log(1 + x) / log(1 + high)``. The log
-scale matters for counts whose true bound is far above their usual values (a Togyz Kumalak
-hole usually holds about 10 balls but may hold 162). Illegal actions get the lowest float
-as their logit. The probability of an illegal action
-is then exactly zero, in exploration, inference and training alike.
+observation itself and feeds each value twice, scaled into [-1, 1] by the observation space's
+(true) bound ``b = max(high, -low)``, ``x / b``, and on a log scale ``log(1 + x) / log(1 + b)``
+(0 for negative values). The log scale matters for counts whose true bound is far above their
+usual values (a Togyz Kumalak hole usually holds about 10 balls but may hold 162). Illegal
+actions get the lowest float as their logit. The probability of an illegal action is then
+exactly zero, in exploration, inference and training alike.
 
 Policy and value function share one MLP trunk (``model_config={"hidden": [256, 256]}``), as is
 usual for small board games; the value head reads the trunk's output (the "embeddings" that
@@ -45,7 +45,10 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         observation_space = space["observation"]
         assert isinstance(observation_space, gym.spaces.Box)
         high = np.asarray(observation_space.high, dtype=np.float32).reshape(-1)
-        scale = np.where(np.isfinite(high) & (high > 0), high, 1.0)
+        low = np.asarray(observation_space.low, dtype=np.float32).reshape(-1)
+        # Signed values (Senet's "moves" advance) are scaled by their larger magnitude.
+        bound = np.maximum(high, -low)
+        scale = np.where(np.isfinite(bound) & (bound > 0), bound, 1.0)
         self.register_buffer("_scale", torch.as_tensor(scale, dtype=torch.float32))
         self.register_buffer("_log_scale", torch.log1p(torch.as_tensor(scale)))
         config = self.model_config if isinstance(self.model_config, dict) else {}

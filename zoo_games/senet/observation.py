@@ -1,11 +1,30 @@
-"""What a Senet player sees: the board from its own side, the dancers borne off, its throw."""
+"""What a Senet player sees: the board from its own side, the dancers borne off, its throw.
+
+Two encodings (the ``observation`` option of ``senet_v0``): ``"board"`` (:class:`SenetObserver`)
+and ``"moves"`` (:class:`MovesObserver`), the board followed by what each of the mover's
+dancers would do with the throw.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.senet.rules import NUM_HOUSES, SenetGame, SenetState
+from zoo_games.senet.rules import (
+    EMPTY,
+    HAPPINESS,
+    NUM_HOUSES,
+    OFF,
+    REBIRTH,
+    Board,
+    SenetGame,
+    SenetState,
+    decode_action,
+    protected,
+)
+
+#: The observation encodings, the first the default.
+ENCODINGS = ("board", "moves")
 
 #: Index of the first throw entry (one-hot, throws 1..5), of the borne-off counts and of the
 #: per-dancer planes.
@@ -75,3 +94,103 @@ class SenetObserver:
         parts.append(self._missing_planes[self._num_pieces - len(houses)])
         # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer.
         return np.ndarray(self._length, np.int8, bytearray().join(parts))
+
+
+#: Values per dancer in the ``"moves"`` encoding: moves, advance, beats, bears off, safe,
+#: attackers.
+MOVE_VALUES = 6
+#: The longest throw: an opponent's dancer at most this far behind a dancer may reach it.
+REACH = 5
+#: Bounds of the per-dancer values. The advance is negative for a backward move (at most 5
+#: houses) and for a fall into the Water, reborn on house 15 or before (at worst house 1).
+_MOVE_LOW = (0, -(OFF - 1), 0, 0, 0, 0)
+_MOVE_HIGH = (1, REACH, 1, 1, 1, REACH)
+
+
+def move_effect(
+    board: Board, source: int, destination: int, skyruk: bool
+) -> tuple[int, int, int, int]:
+    """What moving the mover's dancer from ``source`` to ``destination`` does, unplayed.
+
+    ``(advance, beats, safe, attackers)``: the houses gained (:data:`~zoo_games.senet.rules.OFF`,
+    31, for a dancer borne off; negative backward or into the Water), 1 if it beats the
+    opponent's dancer there, 1 if the dancer then cannot be beaten (borne off, on a safe
+    house, or protected by its neighbours once the move is made), and, when it can, how many
+    of the opponent's dancers stand one throw or less behind it (the beaten dancer, now on
+    ``source``, included). ``destination`` is a legal move's, as the rules give it; the
+    attackers count ignores blockades in between, a rough measure of the risk. Plain Python
+    over ints and a board indexed by house: the batched kernels compile this very function.
+    """
+    mine = board[source]
+    theirs = 3 - mine  # board codes: 1 a spool, 2 a con
+    beats = 0
+    if destination <= NUM_HOUSES and destination != source and board[destination] == theirs:
+        beats = 1
+    if destination >= HAPPINESS or destination == REBIRTH:
+        return destination - source, beats, 1, 0
+    # After the move the house left is empty, or holds the beaten dancer.
+    left = theirs if beats == 1 else EMPTY
+    before = destination > 1 and destination - 1 != source and board[destination - 1] == mine
+    after = destination + 1 != source and board[destination + 1] == mine
+    if protected(before, after, skyruk):
+        return destination - source, beats, 1, 0
+    attackers = 0
+    for house in range(max(1, destination - REACH), destination):
+        occupant = left if house == source else board[house]
+        if occupant == theirs:
+            attackers += 1
+    return destination - source, beats, 0, attackers
+
+
+class MovesObserver:
+    """The ``"board"`` values, then what each of the mover's dancers would do with its throw.
+
+    A network reading the board and the throw must learn where each dancer would land and
+    what it meets there before it can tell a move that beats a dancer or runs into danger
+    from one that does not; a greedy player reads that off the rules. This encoding hands it
+    over. After the ``"board"`` values (:class:`SenetObserver`), ``6`` values for each dancer
+    ``i`` of the observer (counted from the rear, as the actions and the dancer planes count
+    them), from index ``67 + 30 * num_pieces``:
+
+    ===== ==================================================================================
+    value meaning (the move of dancer ``i`` with the throw, forward or backward as legal)
+    ===== ==================================================================================
+    0     1 if the dancer has a legal move
+    1     the houses it gains: its house reached minus its house (31 for borne off),
+          negative backward or into the Water
+    2     1 if it beats the opponent's dancer it lands on
+    3     1 if it is borne off
+    4     1 if it then cannot be beaten: borne off, on a safe house, or protected
+    5     when it can be beaten: how many of the opponent's dancers stand 1 to 5 houses behind
+          it after the move (blockades ignored)
+    ===== ==================================================================================
+
+    All six are 0 for a dancer without a legal move, for dancers the observer no longer has,
+    and whenever the observer is not the one to act (it has no throw then). Counted by
+    :func:`move_effect` on the rules' own legal moves.
+    """
+
+    def __init__(self, game: SenetGame) -> None:
+        self._board = SenetObserver(game)
+        board_space = self._board.space
+        self._offset = board_space.shape[0]
+        pieces = game.num_pieces
+        self._skyruk = game.skyruk
+        low = np.concatenate([board_space.low, np.tile(np.array(_MOVE_LOW, np.int8), pieces)])
+        high = np.concatenate([board_space.high, np.tile(np.array(_MOVE_HIGH, np.int8), pieces)])
+        self.space = spaces.Box(low=low, high=high, dtype=np.int8)
+
+    def observe(self, state: SenetState, player: int) -> np.ndarray:
+        """The values described in the class docstring."""
+        values = np.zeros(self.space.shape, dtype=np.int8)
+        values[: self._offset] = self._board.observe(state, player)
+        if state.mover == player and state.winner < 0 and state.throw:
+            for action, (source, destination) in state.legal_moves().items():
+                advance, beats, safe, attackers = move_effect(
+                    state.board, source, destination, self._skyruk
+                )
+                at = self._offset + MOVE_VALUES * decode_action(action)[0]
+                values[at : at + MOVE_VALUES] = (
+                    1, advance, beats, destination == OFF, safe, attackers
+                )  # fmt: skip
+        return values
