@@ -24,3 +24,11 @@ def test_draws_follow_the_softmax_of_the_logits_and_never_an_illegal_action():
     spread = (expected * (1 - expected / len(drawn))).sqrt()
     assert bool(((counts - expected).abs() <= 5 * spread + 1e-9).all()), (counts, expected)
     assert _draw(logits[:3], explore=False).tolist() == [4, 4, 4]
+
+
+def test_a_uniform_draw_of_exactly_zero_still_gives_a_legal_action(monkeypatch):
+    # torch.rand_like returns 0.0 about once in 2**24 draws; a legal action drawing it must
+    # not lose to the illegal ones (a 20-minute Senet run once played the pass this way).
+    logits = torch.tensor([[ILLEGAL_LOGIT, ILLEGAL_LOGIT, 0.5, ILLEGAL_LOGIT]])
+    monkeypatch.setattr(torch, "rand_like", torch.zeros_like)
+    assert _draw(logits, explore=True).tolist() == [2]

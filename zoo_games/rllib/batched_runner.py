@@ -196,8 +196,15 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
 
 
 def _draw(logits: torch.Tensor, explore: bool) -> torch.Tensor:
-    """A draw from ``softmax(logits)`` per row (Gumbel-max), or the most likely action."""
+    """A draw from ``softmax(logits)`` per row (Gumbel-max), or the most likely action.
+
+    The uniform draws are kept above 0: ``torch.rand_like`` can return exactly 0 (about once
+    in 17 million float32 draws), whose Gumbel noise is ``-inf``, and a legal action given
+    ``-inf`` would lose the argmax to the illegal ones (logit :data:`ILLEGAL_LOGIT` plus
+    finite noise). In a 20-minute run drawing for tens of millions of actions, it happened.
+    """
     if not explore:
         return torch.argmax(logits, dim=1)
-    gumbel = -torch.log(-torch.log(torch.rand_like(logits)))
+    uniform = torch.rand_like(logits).clamp_(min=torch.finfo(logits.dtype).tiny)
+    gumbel = -torch.log(-torch.log(uniform))
     return torch.argmax(logits + gumbel, dim=1)
