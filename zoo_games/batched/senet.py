@@ -126,6 +126,7 @@ skyruk_beyond_happiness = batch.compile_rule(
 protected = batch.compile_rule(rules.protected)
 #: What a move does, as the ``"moves"`` observation shows it, compiled.
 move_effect = batch.compile_rule(observation.move_effect, protected=protected)
+write_move_effect = batch.compile_rule(observation.write_move_effect, move_effect=move_effect)
 
 
 @njit(cache=True, inline="always")
@@ -405,7 +406,7 @@ def observe_moves(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     """What each legal move of the mover does, as ``MovesObserver`` shows it after the board.
 
     The moves are the row's list of legal actions (``legal_mask`` ran first); each is counted by
-    the rules core's :func:`~zoo_games.senet.observation.move_effect`, compiled.
+    the rules core's :func:`~zoo_games.senet.observation.write_move_effect`, compiled.
     """
     skyruk = config[SKYRUK] == 1
     offset = DANCERS_OFFSET + NUM_HOUSES * config[NUM_PIECES]
@@ -414,14 +415,7 @@ def observe_moves(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     throw = np.int64(row[THROW])
     for k in range(row[LEGAL_COUNT]):
         dancer, source, destination = move_of(row, row[LEGAL + k], throw, skyruk)
-        advance, beats, safe, attackers = move_effect(board, source, destination, skyruk)
-        at = offset + MOVE_VALUES * dancer
-        out[at] = 1
-        out[at + 1] = advance
-        out[at + 2] = beats
-        out[at + 3] = destination == OFF
-        out[at + 4] = safe
-        out[at + 5] = attackers
+        write_move_effect(board, source, destination, skyruk, out, offset + MOVE_VALUES * dancer)
 
 
 @njit(cache=True, inline="always")

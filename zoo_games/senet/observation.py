@@ -142,6 +142,23 @@ def move_effect(
     return destination - source, beats, 0, attackers
 
 
+def write_move_effect(
+    board: Board, source: int, destination: int, skyruk: bool, out: np.ndarray, at: int
+) -> None:
+    """Write a legal move's :data:`MOVE_VALUES` values of the ``"moves"`` view at ``out[at:]``.
+
+    ``1`` (a move), then :func:`move_effect`'s gain, beat, whether the dancer is borne off,
+    safety and attackers: the one statement of the layout, which the kernels compile too.
+    """
+    advance, beats, safe, attackers = move_effect(board, source, destination, skyruk)
+    out[at] = 1
+    out[at + 1] = advance
+    out[at + 2] = beats
+    out[at + 3] = destination == OFF
+    out[at + 4] = safe
+    out[at + 5] = attackers
+
+
 class MovesObserver:
     """The ``"board"`` values, then what each of the mover's dancers would do with its throw.
 
@@ -166,8 +183,8 @@ class MovesObserver:
     ===== ==================================================================================
 
     All six are 0 for a dancer without a legal move, for dancers the observer no longer has,
-    and whenever the observer is not the one to act (it has no throw then). Counted by
-    :func:`move_effect` on the rules' own legal moves.
+    and whenever the observer is not the one to act (it has no throw then). Written by
+    :func:`write_move_effect` for the rules' own legal moves.
     """
 
     def __init__(self, game: SenetGame) -> None:
@@ -186,11 +203,6 @@ class MovesObserver:
         values[: self._offset] = self._board.observe(state, player)
         if state.mover == player and state.winner < 0 and state.throw:
             for action, (source, destination) in state.legal_moves().items():
-                advance, beats, safe, attackers = move_effect(
-                    state.board, source, destination, self._skyruk
-                )
                 at = self._offset + MOVE_VALUES * decode_action(action)[0]
-                values[at : at + MOVE_VALUES] = (
-                    1, advance, beats, destination == OFF, safe, attackers
-                )  # fmt: skip
+                write_move_effect(state.board, source, destination, self._skyruk, values, at)
         return values
