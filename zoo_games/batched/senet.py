@@ -125,7 +125,10 @@ skyruk_beyond_happiness = batch.compile_rule(
 #: The rules core's protection of a dancer by its neighbours, compiled (for house masks).
 protected = batch.compile_rule(rules.protected)
 #: What a move does, as the ``"moves"`` observation shows it, compiled.
-move_effect = batch.compile_rule(observation.move_effect, protected=protected)
+is_safe_house = batch.compile_rule(rules.is_safe_house)
+move_effect = batch.compile_rule(
+    observation.move_effect, protected=protected, is_safe_house=is_safe_house
+)
 write_move_effect = batch.compile_rule(observation.write_move_effect, move_effect=move_effect)
 
 

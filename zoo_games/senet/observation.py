@@ -12,14 +12,13 @@ from gymnasium import spaces
 
 from zoo_games.senet.rules import (
     EMPTY,
-    HAPPINESS,
     NUM_HOUSES,
     OFF,
-    REBIRTH,
     Board,
     SenetGame,
     SenetState,
     decode_action,
+    is_safe_house,
     protected,
 )
 
@@ -126,7 +125,7 @@ def move_effect(
     beats = 0
     if destination <= NUM_HOUSES and destination != source and board[destination] == theirs:
         beats = 1
-    if destination >= HAPPINESS or destination == REBIRTH:
+    if is_safe_house(destination):
         return destination - source, beats, 1, 0
     # After the move the house left is empty, or holds the beaten dancer.
     left = theirs if beats == 1 else EMPTY

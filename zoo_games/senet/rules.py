@@ -39,8 +39,21 @@ RE_ATUM = 29
 RE_HORAKHTY = 30
 #: Pseudo-house of a dancer that has been borne off.
 OFF = 31
-#: Houses where no dancer can be beaten.
-SAFE_HOUSES = frozenset({REBIRTH, HAPPINESS, WATER, THREE_TRUTHS, RE_ATUM, RE_HORAKHTY})
+
+
+def is_safe_house(house: int) -> bool:
+    """Whether no dancer on ``house`` can be beaten, whatever stands around it.
+
+    Rebirth and the houses from Happiness on (Happiness, the Water and the three last), and
+    :data:`OFF`, a dancer borne off. Plain Python over an int: the batched kernels compile
+    this very function.
+    """
+    return house >= HAPPINESS or house == REBIRTH
+
+
+#: The houses of the board where no dancer can be beaten.
+SAFE_HOUSES = frozenset(house for house in range(1, NUM_HOUSES + 1) if is_safe_house(house))
+assert {REBIRTH, HAPPINESS, WATER, THREE_TRUTHS, RE_ATUM, RE_HORAKHTY} == SAFE_HOUSES
 
 RULE_SETS = ("kendall", "skyruk")
 DANCER_COUNTS = (5, 7)
