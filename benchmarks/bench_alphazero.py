@@ -75,6 +75,13 @@ def main() -> None:
     parser.add_argument(
         "--hidden", type=positive_int, nargs="+", default=defaults.hidden, help="layer sizes"
     )
+    parser.add_argument(
+        "--convolutions",
+        type=positive_int,
+        nargs="*",
+        default=defaults.convolutions,
+        help="channels of the 3x3 convolutions (a board of planes only)",
+    )
     parser.add_argument("--batch-size", type=positive_int, default=defaults.batch_size)
     parser.add_argument("--seconds", type=positive_float, default=5.0, help="per measurement")
     args = parser.parse_args()
@@ -84,11 +91,13 @@ def main() -> None:
     shape = tuple(variant.observer.space.shape)
     engine = batched.make(variant.label, batch_size=args.games, seed=0)
     torch.manual_seed(0)
-    model = PolicyValueModel(int(np.prod(shape)), args.hidden, engine.num_actions)
+    model = PolicyValueModel(shape, args.hidden, engine.num_actions, args.convolutions)
     network = to_numpy(model, variant.label, shape)
     batch = random_positions(engine, 10)
     rng = np.random.default_rng(0)
-    label = f"{variant.label} hidden {args.hidden}"
+    label = f"{variant.label} hidden {args.hidden}" + (
+        f" convolutions {args.convolutions}" if args.convolutions else ""
+    )
     with torch_threads():
 
         def numpy_batch() -> int:

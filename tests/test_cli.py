@@ -220,6 +220,8 @@ def alphazero_runs(monkeypatch):
         (["--algorithm", "muzero"], "invalid choice: 'muzero'"),
         (["--address", "127.0.0.1:6379"], "--address needs --workers 1 or more"),
         (["--workers", "-1"], "must be 0 or more"),
+        (["--convolutions", "0"], "must be 1 or more"),
+        (["--convolutions", "8"], "convolutions read a board of planes"),
     ],
 )
 @needs_alphazero
@@ -246,6 +248,14 @@ def test_alphazero_train_starts_with_the_options_and_the_command(tmp_path, alpha
     assert (settings.variant, settings.games, settings.simulations) == ("togyz-kumalak", 64, 8)
     assert settings.iterations == 3 and settings.output_dir == str(tmp_path / "r")
     assert settings.command == "zoo-games " + " ".join(argv)
+
+
+@needs_alphazero
+def test_alphazero_convolutions_are_given_as_channel_counts(tmp_path, alphazero_runs):
+    argv = ["train", "santorini-fixed", "--algorithm", "alphazero", "--iterations", "1"]
+    assert main([*argv, "--convolutions", "32", "16", "--output", str(tmp_path / "a")]) == 0
+    assert main([*argv, "--convolutions", "--output", str(tmp_path / "b")]) == 0
+    assert [settings.convolutions for settings in alphazero_runs] == [[32, 16], []]
 
 
 @pytest.mark.parametrize(

@@ -197,6 +197,7 @@ ALPHAZERO_OPTIONS = {
     "games": "games",
     "simulations": "simulations",
     "guard": "guard",
+    "convolutions": "convolutions",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -387,6 +388,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--guard",
         action=argparse.BooleanOptionalAction,
         help="alphazero: self-play plays a win in one and leaves out moves that lose at once",
+    )
+    training.add_argument(
+        "--convolutions",
+        type=at_least(1),
+        nargs="*",
+        metavar="CHANNELS",
+        help="alphazero: channels of the 3x3 convolutions reading a board of planes (none: "
+        "no convolutions)",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"

@@ -25,18 +25,27 @@ from zoo_games.alphazero.replay import Positions
 
 def model(seed: int = 0) -> PolicyValueModel:
     torch.manual_seed(seed)
-    return PolicyValueModel(12, [16, 8], 5)
+    return PolicyValueModel((3, 4), [16, 8], 5)
 
 
 def observations(count: int, seed: int = 1) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 6, size=(count, 3, 4)).astype(np.uint8)
 
 
-def test_torch_numpy_and_the_evaluator_give_the_same_logits_and_values(tmp_path: Path) -> None:
-    trained = model()
-    numpy_network = to_numpy(trained, "toy", (3, 4), {"seconds": 1.0})
-    assert numpy_network.hidden_sizes == [16, 8] and numpy_network.num_actions == 5
-    batch = observations(32)
+@pytest.mark.parametrize(
+    ("shape", "hidden", "convolutions"),
+    [((3, 4), [16, 8], []), ((5, 5, 6), [16], [4, 3])],
+    ids=["hidden layers", "convolutions then hidden layers"],
+)
+def test_torch_numpy_and_the_evaluator_give_the_same_logits_and_values(
+    tmp_path: Path, shape: tuple[int, ...], hidden: list[int], convolutions: list[int]
+) -> None:
+    torch.manual_seed(3)
+    trained = PolicyValueModel(shape, hidden, 5, convolutions)
+    numpy_network = to_numpy(trained, "toy", shape, {"seconds": 1.0})
+    assert numpy_network.hidden_sizes == hidden and numpy_network.num_actions == 5
+    assert numpy_network.convolution_channels == convolutions
+    batch = np.random.default_rng(4).integers(0, 6, size=(32, *shape)).astype(np.uint8)
     with torch.no_grad():
         logits, values = trained(torch.from_numpy(batch))
     masks = np.ones((32, 5), np.int8)

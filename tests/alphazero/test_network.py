@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +64,8 @@ def test_a_folder_without_a_network_is_refused_by_name(tmp_path: Path) -> None:
 
 def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
     tiny().save(tmp_path)
-    text = (tmp_path / network.DESCRIPTION).read_text().replace('"format": 1', '"format": 99')
+    text = (tmp_path / network.DESCRIPTION).read_text()
+    text = text.replace(f'"format": {network.FORMAT}', '"format": 99')
     (tmp_path / network.DESCRIPTION).write_text(text)
     with pytest.raises(ValueError, match="format 99"):
         network.load(tmp_path)
@@ -90,3 +92,72 @@ def test_a_network_of_another_variant_is_refused() -> None:
         network.check_plays(tiny(), "senet-kendall-5", (2,), 3)
     with pytest.raises(ValueError, match="reads observations"):
         network.check_plays(tiny(), "toy", (4,), 3)
+
+
+def board_network() -> PolicyValueNetwork:
+    """A 3 x 3 board of one channel, one convolution summing each cell's neighbourhood (and
+    subtracting 1), a hidden layer copying its nine cells, two actions."""
+    ones = np.ones((1, 1, 3, 3))
+    return PolicyValueNetwork(
+        variant="toy",
+        observation_shape=(3, 3, 1),
+        num_actions=2,
+        convolutions=[(ones, np.array([-1.0]))],
+        hidden=[(np.eye(9), np.zeros(9))],
+        policy=(np.eye(9)[[0, 4]], np.zeros(2)),  # logits: the corner cell and the centre
+        value=(np.zeros((1, 9)), np.zeros(1)),
+    )
+
+
+def test_a_convolution_reads_each_cell_with_its_neighbours_the_board_zero_padded() -> None:
+    # Board (rows): [1 0 0], [0 2 0], [0 0 3]. The corner (0, 0) sees 1 + 2 = 3, minus 1: 2.
+    # The centre sees every cell: 6 - 1 = 5.
+    board = np.diag([1, 2, 3]).reshape(1, 3, 3, 1).astype(np.uint8)
+    logits, values = board_network()(board, np.ones((1, 2), np.int8))
+    np.testing.assert_allclose(logits, [[2.0, 5.0]])
+    np.testing.assert_allclose(values, [0.0])
+
+
+def test_a_network_with_convolutions_saves_and_loads_equal(tmp_path: Path) -> None:
+    saved = board_network()
+    saved.save(tmp_path)
+    loaded = network.load(tmp_path)
+    assert loaded.convolution_channels == [1] and loaded.hidden_sizes == [9]
+    boards = np.random.default_rng(0).integers(0, 4, size=(4, 3, 3, 1)).astype(np.uint8)
+    masks = np.ones((4, 2), np.int8)
+    for got, expected in zip(loaded(boards, masks), saved(boards, masks), strict=True):
+        np.testing.assert_allclose(got, expected)
+
+
+def test_a_format_1_file_is_a_network_without_convolutions(tmp_path: Path) -> None:
+    tiny().save(tmp_path)
+    description = json.loads((tmp_path / network.DESCRIPTION).read_text())
+    del description["convolutions"]
+    (tmp_path / network.DESCRIPTION).write_text(json.dumps({**description, "format": 1}))
+    loaded = network.load(tmp_path)
+    assert loaded.convolutions == [] and loaded.hidden_sizes == [2]
+
+
+def test_convolutions_need_a_board_of_planes_and_kernels_that_fit() -> None:
+    flat = tiny()
+    with pytest.raises(ValueError, match=r"board of planes .* shape \(2,\)"):
+        PolicyValueNetwork(
+            "toy",
+            (2,),
+            3,
+            flat.hidden,
+            flat.policy,
+            flat.value,
+            [(np.ones((1, 1, 3, 3)), np.ones(1))],
+        )
+    board = board_network()
+    with pytest.raises(ValueError, match=r"convolution 0: weight \(1, 2, 3, 3\)"):
+        PolicyValueNetwork(
+            "toy",
+            (3, 3, 1),
+            2,
+            board.hidden,
+            board.policy,
+            board.value,
+            [(np.ones((1, 2, 3, 3)), np.ones(1))],
+        )

@@ -112,6 +112,8 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"search_value_weight": 1.5}, "search_value_weight must be from 0 to 1"),
         ({"search_value_weight": float("nan")}, "search_value_weight must be from 0 to 1"),
         ({"hidden": []}, "hidden must be one or more layer sizes"),
+        ({"convolutions": [0]}, "convolutions must be channel counts of 1 or more"),
+        ({"convolutions": [8]}, r"convolutions read a board of planes .* shape \(39,\)"),
         ({"eval_games": 3}, "eval_games must be a positive even number"),
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
         ({"address": "127.0.0.1:6379"}, "--address needs --workers 1 or more"),
@@ -136,6 +138,23 @@ def test_a_resume_its_checkpoint_cannot_continue_is_refused(tmp_path, make_scrip
         AlphaZeroSettings(**{**asked, "iterations": 1}).checked()
     with pytest.raises(ValueError, match="already holds a run"):
         AlphaZeroSettings(**{**asked, "resume": False}).checked()
+
+
+def test_a_resume_with_other_convolutions_is_refused(tmp_path):
+    checkpoint = tmp_path / "run" / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    saved = AlphaZeroSettings(
+        variant="santorini-fixed", hidden=[16], convolutions=[4]
+    ).run_settings()
+    (checkpoint / "run.json").write_text(json.dumps(saved))
+    asked = {**TINY, "variant": "santorini-fixed", "output_dir": str(checkpoint.parent)}
+    settings = AlphaZeroSettings(**{**asked, "resume": True, "convolutions": [8]})
+    with pytest.raises(ValueError, match=r"with convolutions \[8\]: it was trained with .*\[4\]"):
+        settings.checked()
+    # A run saved before convolutions existed had none: resuming it without is not refused.
+    del saved["convolutions"]
+    (checkpoint / "run.json").write_text(json.dumps(saved))
+    assert AlphaZeroSettings(**{**asked, "resume": True}).checked().convolutions == []
 
 
 def test_a_ppo_run_is_not_resumed_with_alphazero(tmp_path):

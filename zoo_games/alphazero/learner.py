@@ -1,7 +1,7 @@
 """The learner: the policy-value network in torch, trained on replayed self-play positions.
 
-:class:`PolicyValueModel` is the multilayer perceptron of
-:mod:`zoo_games.alphazero.network`, layer for layer, so that :func:`to_numpy` and
+:class:`PolicyValueModel` is the network of :mod:`zoo_games.alphazero.network` (its
+convolutions, hidden layers and heads), layer for layer, so that :func:`to_numpy` and
 :func:`from_numpy` carry its weights to and from the numpy network that self-play, the player
 and the saved files use. :class:`Learner` takes gradient steps on batches of the replay
 buffer; its loss is AlphaZero's:
@@ -29,7 +29,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from zoo_games.alphazero.network import PolicyValueNetwork
+from zoo_games.alphazero.network import KERNEL, PolicyValueNetwork
 from zoo_games.alphazero.replay import Positions
 
 #: What an illegal action's logit becomes before the softmax: far below any real logit, yet
@@ -38,18 +38,45 @@ MASKED_LOGIT = -1e9
 
 
 class PolicyValueModel(nn.Module):
-    """Hidden layers with ReLU, then a policy head (logits) and a value head (``tanh``)."""
+    """The network of :mod:`zoo_games.alphazero.network` in torch.
 
-    def __init__(self, inputs: int, hidden: list[int], num_actions: int) -> None:
+    Convolutions and hidden layers with ReLU, then a policy head (logits) and a value head
+    (``tanh``).
+    """
+
+    def __init__(
+        self,
+        observation_shape: tuple[int, ...],
+        hidden: list[int],
+        num_actions: int,
+        convolutions: list[int] | None = None,
+    ) -> None:
         super().__init__()
+        self.observation_shape = tuple(observation_shape)
+        channels = [self.observation_shape[-1], *(convolutions or [])]
+        self.convolutions = nn.ModuleList(
+            nn.Conv2d(a, b, KERNEL, padding=KERNEL // 2) for a, b in pairwise(channels)
+        )
+        inputs = int(np.prod(self.observation_shape))
+        if convolutions:
+            inputs = inputs // channels[0] * channels[-1]
         sizes = [inputs, *hidden]
         self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(sizes))
         self.policy = nn.Linear(sizes[-1], num_actions)
         self.value = nn.Linear(sizes[-1], 1)
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits, values)`` of a batch of observations (any shape after the first axis)."""
-        x = observations.reshape(len(observations), -1).float()
+        """``(logits, values)`` of a batch of observations.
+
+        Any shape after the first axis; rows x columns x channels when there are convolutions.
+        """
+        x = observations.float()
+        if len(self.convolutions):
+            x = x.permute(0, 3, 1, 2)  # torch convolves channels-first
+            for convolution in self.convolutions:
+                x = torch.relu(convolution(x))
+            x = x.permute(0, 2, 3, 1)  # flattened rows, columns, channels, as numpy does
+        x = x.reshape(len(x), -1)
         for layer in self.hidden:
             x = torch.relu(layer(x))
         return self.policy(x), torch.tanh(self.value(x))[:, 0]
@@ -63,7 +90,8 @@ def to_numpy(
 ) -> PolicyValueNetwork:
     """The numpy network with ``model``'s weights (copies), for ``variant``'s observations."""
 
-    def arrays(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+    def arrays(layer: nn.Linear | nn.Conv2d) -> tuple[np.ndarray, np.ndarray]:
+        assert layer.bias is not None  # every layer here has one
         return layer.weight.detach().numpy().copy(), layer.bias.detach().numpy().copy()
 
     return PolicyValueNetwork(
@@ -73,16 +101,21 @@ def to_numpy(
         hidden=[arrays(layer) for layer in model.hidden],  # type: ignore[arg-type]
         policy=arrays(model.policy),
         value=arrays(model.value),
+        convolutions=[arrays(layer) for layer in model.convolutions],  # type: ignore[arg-type]
         trained=dict(trained or {}),
     )
 
 
 def from_numpy(network: PolicyValueNetwork) -> PolicyValueModel:
     """A torch model holding ``network``'s weights (to train it further)."""
-    inputs = int(np.prod(network.observation_shape))
-    model = PolicyValueModel(inputs, network.hidden_sizes, network.num_actions)
-    layers = [*model.hidden, model.policy, model.value]
-    pairs = [*network.hidden, network.policy, network.value]
+    model = PolicyValueModel(
+        network.observation_shape,
+        network.hidden_sizes,
+        network.num_actions,
+        network.convolution_channels,
+    )
+    layers = [*model.convolutions, *model.hidden, model.policy, model.value]
+    pairs = [*network.convolutions, *network.hidden, network.policy, network.value]
     with torch.no_grad():
         for layer, (weight, bias) in zip(layers, pairs, strict=True):
             layer.weight.copy_(torch.from_numpy(np.asarray(weight, dtype=np.float32)))

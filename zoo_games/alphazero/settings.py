@@ -49,6 +49,10 @@ class AlphaZeroSettings:
     # Three layers of 128: evaluated nearly twice as fast as two of 256, with half the
     # weights and one layer more (docs/training.md, "Speed of the parts").
     hidden: list[int] = field(default_factory=lambda: [128, 128, 128])
+    #: Channels of the 3 x 3 convolutions that read a board of planes before the hidden
+    #: layers (:mod:`zoo_games.alphazero.network`); only for an observation of rows x
+    #: columns x channels. Empty: none.
+    convolutions: list[int] = field(default_factory=list)
     batch_size: int = 512
     #: Positions sampled by the learner per position self-play adds: each position is
     #: trained on about this many times while it is in the buffer (docs/training.md).
@@ -97,7 +101,7 @@ class AlphaZeroSettings:
         checkpoint cannot continue; writing into a folder that holds another run, or one that
         cannot be created.
         """
-        find_variant(self.variant)
+        variant = find_variant(self.variant)
         needed = ("numba", "torch", "ray") if self.workers else ("numba", "torch")
         missing = [name for name in needed if importlib.util.find_spec(name) is None]
         if missing:
@@ -152,6 +156,19 @@ class AlphaZeroSettings:
             raise ValueError(
                 f"hidden must be one or more layer sizes of 1 or more, got {self.hidden}"
             )
+        if any(
+            isinstance(size, bool) or not isinstance(size, int) or size < 1
+            for size in self.convolutions
+        ):
+            raise ValueError(
+                f"convolutions must be channel counts of 1 or more, got {self.convolutions}"
+            )
+        shape = variant.observer.space.shape
+        if self.convolutions and len(shape) != 3:
+            raise ValueError(
+                f"convolutions read a board of planes (rows, columns, channels); "
+                f"{self.variant}'s observation has shape {shape}"
+            )
         output = Path(self.output_dir or f"runs/{self.variant}-{ALGORITHM}")
         if self.resume:
             self._check_resumable(output)
@@ -166,6 +183,7 @@ class AlphaZeroSettings:
             "algorithm": ALGORITHM,
             "variant": self.variant,
             "hidden": list(self.hidden),
+            "convolutions": list(self.convolutions),
             "replay_capacity": self.replay_capacity,
         }
 
@@ -179,6 +197,7 @@ class AlphaZeroSettings:
                 f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
                 f"trained with {saved.get('algorithm', 'ppo')}"
             )
+        saved.setdefault("convolutions", [])  # a run saved before they existed had none
         for name, value in self.run_settings().items():
             if saved.get(name) != value:
                 raise ValueError(

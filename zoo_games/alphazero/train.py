@@ -133,7 +133,9 @@ class Run:
                 settings.guard,
             )
         torch.manual_seed(settings.seed)
-        model = PolicyValueModel(int(np.prod(self.observation_shape)), settings.hidden, num_actions)
+        model = PolicyValueModel(
+            self.observation_shape, settings.hidden, num_actions, settings.convolutions
+        )
         self.learner = Learner(
             model, settings.lr, settings.weight_decay, settings.search_value_weight
         )
