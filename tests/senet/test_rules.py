@@ -15,7 +15,15 @@ import pytest
 from zoo_games import senet_v0
 from zoo_games.core.errors import PositionError
 from zoo_games.core.game import CHANCE, TERMINAL
-from zoo_games.senet.rules import THROW_PROBABILITIES, SenetGame, SenetState, protected
+from zoo_games.senet.rules import (
+    OFF,
+    SAFE_HOUSES,
+    THROW_PROBABILITIES,
+    SenetGame,
+    SenetState,
+    is_safe_house,
+    protected,
+)
 
 BOTH = ("kendall", "skyruk")
 
@@ -505,3 +513,9 @@ def test_bad_game_options_name_the_allowed_values():
         senet_v0.raw_env(num_pieces=6)
     with pytest.raises(ValueError, match="num_pieces=True"):
         senet_v0.raw_env(num_pieces=True)
+
+
+def test_the_safe_houses_are_rebirth_and_happiness_onwards() -> None:
+    # Rebirth (15), Happiness (26), the Water (27) and the three last houses; borne off too.
+    assert {15, 26, 27, 28, 29, 30} == SAFE_HOUSES
+    assert is_safe_house(OFF) and not any(is_safe_house(house) for house in (1, 14, 16, 25))

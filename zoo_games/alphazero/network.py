@@ -85,11 +85,7 @@ class PolicyValueNetwork:
 
         ``ValueError`` unless they read a board of planes and each other's channels.
         """
-        if len(self.observation_shape) != 3:
-            raise ValueError(
-                f"convolutions read a board of planes (rows, columns, channels); the "
-                f"observation has shape {self.observation_shape}"
-            )
+        check_board_of_planes(self.observation_shape, "the")
         rows, columns, channels = self.observation_shape
         for index, (weight, bias) in enumerate(self.convolutions):
             if weight.shape[1:] != (channels, KERNEL, KERNEL) or bias.shape != weight.shape[:1]:
@@ -191,6 +187,18 @@ def load(folder: str | Path) -> PolicyValueNetwork:
         )
     except (KeyError, TypeError, ValueError, OSError) as error:
         raise ValueError(f"{folder}: not a network this version can read ({error})") from None
+
+
+def check_board_of_planes(observation_shape: tuple[int, ...], whose: str) -> None:
+    """``ValueError`` unless ``observation_shape`` is rows x columns x channels.
+
+    Convolutions read only such a board; ``whose`` names the observation in the message.
+    """
+    if len(observation_shape) != 3:
+        raise ValueError(
+            f"convolutions read a board of planes (rows, columns, channels); {whose} "
+            f"observation has shape {observation_shape}"
+        )
 
 
 def convolve(boards: np.ndarray, weight: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from zoo_games.alphazero.network import check_board_of_planes
 from zoo_games.catalog import find_variant
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
@@ -150,25 +151,16 @@ class AlphaZeroSettings:
             )
         if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
             raise ValueError(f"weight_decay must be 0 or more, got {self.weight_decay}")
-        if not self.hidden or any(
-            isinstance(size, bool) or not isinstance(size, int) or size < 1 for size in self.hidden
-        ):
+        if not self.hidden or not are_sizes(self.hidden):
             raise ValueError(
                 f"hidden must be one or more layer sizes of 1 or more, got {self.hidden}"
             )
-        if any(
-            isinstance(size, bool) or not isinstance(size, int) or size < 1
-            for size in self.convolutions
-        ):
+        if not are_sizes(self.convolutions):
             raise ValueError(
                 f"convolutions must be channel counts of 1 or more, got {self.convolutions}"
             )
-        shape = variant.observer.space.shape
-        if self.convolutions and len(shape) != 3:
-            raise ValueError(
-                f"convolutions read a board of planes (rows, columns, channels); "
-                f"{self.variant}'s observation has shape {shape}"
-            )
+        if self.convolutions:
+            check_board_of_planes(variant.observer.space.shape, f"{self.variant}'s")
         output = Path(self.output_dir or f"runs/{self.variant}-{ALGORITHM}")
         if self.resume:
             self._check_resumable(output)
@@ -205,3 +197,10 @@ class AlphaZeroSettings:
                     f"trained with {name} {saved.get(name)!r}"
                 )
         check_budget_left(output, self.budget)
+
+
+def are_sizes(values: list[int]) -> bool:
+    """Whether every value is an integer of 1 or more (a layer's width, a channel count)."""
+    return all(
+        not isinstance(size, bool) and isinstance(size, int) and size >= 1 for size in values
+    )
