@@ -10,8 +10,8 @@
 | Agents             | 2                                                                 |
 | Action Shape       | (1,)                                                              |
 | Action Values      | Discrete(128), or Discrete(153) with `setup="placement"`          |
-| Observation Shape  | (5, 5, 15), or (535,) with `observation="tactics"`                |
-| Observation Values | uint8: planes [0, 1], parts-left planes [0, 22]; tactics [0, 1]   |
+| Observation Shape  | (5, 5, 15); (535,) or (806,) with `observation="tactics"/"workers"` |
+| Observation Values | uint8: [0, 1], parts-left counts [0, 22]                           |
 
 On a 5x5 board each turn moves one of the player's workers to a neighbouring cell (at most
 one level up, never onto a dome or another worker) and then builds with it next to its new
@@ -30,7 +30,7 @@ observation="planes")``
 * ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 * ``action_mask``: ``"observation"`` (dict observations) or ``"info"`` (bare arrays, mask in
   ``infos[agent]["action_mask"]``, for SuperSuit's wrappers).
-* ``observation``: ``"planes"`` or ``"tactics"`` (below).
+* ``observation``: ``"planes"``, ``"tactics"`` or ``"workers"`` (below).
 
 ### Observation space
 
@@ -43,6 +43,12 @@ for the climbs onto level 3 (a win) each of the observer's workers could make in
 direction, 16 for the opponent's, and one per action (128): whether after that move and
 build an opponent worker on level 2 stands next to a free level-3 cell (listed in full in
 ``docs/santorini.md``). A network reads wins and the moves that give one away off it.
+
+``observation="workers"``: 806 ``uint8`` values: for the observer's workers 0 and 1, then the
+opponent's, the 5 x 5 cells centred on the worker (8 values each: one-hot height, off the
+board, an observer's worker, an opponent's worker), then the four parts-left counts and the
+placement and to-move flags. The board as each worker sees it: the actions are directions
+from a worker, so a pattern around a worker means the same wherever it stands.
 
 ### Legal action mask
 
@@ -67,14 +73,20 @@ places the next worker.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pettingzoo import AECEnv
 
-from zoo_games.core.adapter import BoardGameEnv, GameParts
+from zoo_games.core.adapter import BoardGameEnv, GameParts, Observer
 from zoo_games.core.errors import check_option
 from zoo_games.core.standard_wrappers import standard_wrappers
-from zoo_games.santorini.observation import ENCODINGS, SantoriniObserver, TacticsObserver
+from zoo_games.santorini.observation import (
+    ENCODINGS,
+    SantoriniObserver,
+    TacticsObserver,
+    WorkersObserver,
+)
 from zoo_games.santorini.render import SantoriniRenderer
 from zoo_games.santorini.rules import SantoriniGame
 
@@ -82,6 +94,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "santorini-fixed": {"setup": "fixed"},
     "santorini-placement": {"setup": "placement"},
     "santorini-fixed-tactics": {"setup": "fixed", "observation": "tactics"},
+    "santorini-fixed-workers": {"setup": "fixed", "observation": "workers"},
+}
+#: The observer of each encoding.
+OBSERVERS: dict[str, Callable[[], Observer[Any]]] = {
+    "planes": SantoriniObserver,
+    "tactics": TacticsObserver,
+    "workers": WorkersObserver,
 }
 
 
@@ -89,8 +108,7 @@ def parts(setup: str = "fixed", observation: str = "planes") -> GameParts:
     """The rules, observer and renderer of the variant with these options."""
     check_option("observation", observation, ENCODINGS)
     game = SantoriniGame(setup=setup)
-    observer = TacticsObserver() if observation == "tactics" else SantoriniObserver()
-    return GameParts(game, observer, SantoriniRenderer())
+    return GameParts(game, OBSERVERS[observation](), SantoriniRenderer())
 
 
 class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
@@ -129,9 +147,10 @@ def env(
         render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
         action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
             ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
-        observation: ``"planes"`` (``(5, 5, 15)`` ``uint8``) or ``"tactics"`` (535 ``uint8``:
+        observation: ``"planes"`` (``(5, 5, 15)`` ``uint8``), ``"tactics"`` (535 ``uint8``:
             the planes flattened, then the climbs that win and the moves that let the
-            opponent climb).
+            opponent climb) or ``"workers"`` (806 ``uint8``: the 5 x 5 cells around each
+            worker, then the parts left).
     """
     return standard_wrappers(
         raw_env(

@@ -1,7 +1,9 @@
-"""The Santorini observation, plane by plane, against its documented layout.
+"""The Santorini observations, value by value, against their documented layouts.
 
 The observer assembles the planes as bytes, a cell at a time; the reference here fills a
-zero array channel by channel straight from the table in the observer's docstring.
+zero array channel by channel straight from the table in the observer's docstring. The
+workers encoding is checked on a position worked out by hand and, all game long, against the
+planes cut around each worker.
 """
 
 from __future__ import annotations
@@ -9,11 +11,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoo_games import santorini_v0
-from zoo_games.santorini.observation import SantoriniObserver, TacticsObserver
+from zoo_games.santorini.observation import SantoriniObserver, TacticsObserver, WorkersObserver
 from zoo_games.santorini.rules import NEIGHBOUR, SIZE, UNPLACED, SantoriniGame, SantoriniState
 
 
@@ -44,22 +47,6 @@ def test_the_fixed_start_seen_by_each_player():
     assert second[2, 0, 5] == 1 and second[0, 2, 7] == 1  # the same board, seen by player_1
     assert (first[:, :, 9:13] == [22, 18, 14, 18]).all()
     assert first[:, :, 14].all() and not second[:, :, 14].any()
-
-
-@settings(max_examples=60, deadline=None)
-@given(setup=st.sampled_from(["fixed", "placement"]), seed=st.integers(0, 2**32 - 1))
-def test_observation_equals_the_documented_planes_all_game(setup, seed):
-    rng = random.Random(seed)
-    observer = SantoriniObserver()
-    state = SantoriniGame(setup).new_initial_state()
-    while True:
-        for player in (0, 1):
-            observed = observer.observe(state, player)
-            np.testing.assert_array_equal(observed, planes_by_the_table(state, player))
-            assert observer.space.contains(observed)
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
 
 
 #: player_0's worker 0 stands on level 2 at cell 6, next to level 3 at cell 7 (east); its
@@ -123,4 +110,77 @@ def test_tactics_equal_playing_each_move_on_a_copy_all_game(seed):
             child.apply_action(action)
             if child.winner < 0:
                 assert values[407 + action] == any(climbs_of(child, 1 - player))
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_workers_encoding_shows_the_board_around_each_worker():
+    # TACTICS_POSITION: player_0's worker 0 on cell 6 (row 1, column 1) at level 2, with level 3
+    # east of it on cell 7; its worker 1 in the corner, cell 24. player_1's on 18 and 20.
+    env = santorini_v0.raw_env(observation="workers")
+    env.reset(options={"position": TACTICS_POSITION})
+    mine = env.observe("player_0")["observation"]
+    theirs = env.observe("player_1")["observation"]
+    assert mine.shape == (806,) and mine.dtype == np.uint8
+    assert env.observation_space("player_0")["observation"].contains(mine)
+    windows = mine[:800].reshape(4, 5, 5, 8)  # worker, row, column, value
+    first = windows[0]
+    assert first[2, 2].tolist() == [0, 0, 1, 0, 0, 0, 1, 0]  # itself: level 2, own worker
+    assert first[2, 3].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]  # east: cell 7, level 3
+    assert first[0, :, 5].all() and first[:, 0, 5].all()  # row -1 and column -1: off board
+    assert not first[1:, 1:, 5].any()  # the rest is on the board
+    assert first[4, 4].tolist() == [0, 0, 1, 0, 0, 0, 0, 1]  # cell 18: level 2, player_1's
+    corner = windows[1]  # cell 24: rows and columns 5 and 6 are off the board
+    assert corner[3:, :, 5].all() and corner[:, 3:, 5].all() and not corner[:3, :3, 5].any()
+    assert corner[2, 2].tolist() == [1, 0, 0, 0, 0, 0, 1, 0]  # itself on level 0
+    assert corner[0, 1, 2] == 1  # cell 13 (row 2, column 3): level 2
+    assert corner[1, 1].tolist() == [0, 0, 1, 0, 0, 0, 0, 1]  # cell 18: player_1's
+    assert mine[800:].tolist() == [18, 14, 13, 18, 0, 1]
+    # player_1 sees its own workers' windows first, owners swapped, and is not to move.
+    theirs_first = theirs[:400].reshape(2, 5, 5, 8)
+    swapped = windows[2:].copy()
+    swapped[..., [6, 7]] = windows[2:][..., [7, 6]]
+    np.testing.assert_array_equal(theirs_first, swapped)
+    assert theirs[800:].tolist() == [18, 14, 13, 18, 0, 0]
+
+
+def windows_cut_from_the_planes(state: SantoriniState, player: int) -> np.ndarray:
+    """The workers encoding, read off the documented planes padded with off-board cells."""
+    planes = planes_by_the_table(state, player)
+    padded = np.zeros((SIZE + 4, SIZE + 4, 8), dtype=np.uint8)
+    padded[:, :, 5] = 1
+    padded[2:-2, 2:-2, 5] = 0
+    padded[2:-2, 2:-2, :5] = planes[:, :, :5]
+    padded[2:-2, 2:-2, 6] = planes[:, :, 5] | planes[:, :, 6]
+    padded[2:-2, 2:-2, 7] = planes[:, :, 7] | planes[:, :, 8]
+    values = np.zeros(806, dtype=np.uint8)
+    for window, channel in enumerate(range(5, 9)):
+        found = np.argwhere(planes[:, :, channel])
+        if len(found):
+            row, column = found[0]
+            block = padded[row : row + 5, column : column + 5]
+            values[200 * window : 200 * (window + 1)] = block.reshape(-1)
+    values[800:] = planes[0, 0, 9:15]
+    return values
+
+
+@pytest.mark.parametrize(
+    ("observer", "reference"),
+    [
+        (SantoriniObserver(), planes_by_the_table),
+        (WorkersObserver(), windows_cut_from_the_planes),
+    ],
+    ids=["planes", "workers"],
+)
+@settings(max_examples=60, deadline=None)
+@given(setup=st.sampled_from(["fixed", "placement"]), seed=st.integers(0, 2**32 - 1))
+def test_observation_equals_its_documented_layout_all_game(observer, reference, setup, seed):
+    rng = random.Random(seed)
+    state = SantoriniGame(setup).new_initial_state()
+    while True:
+        for player in (0, 1):
+            observed = observer.observe(state, player)
+            np.testing.assert_array_equal(observed, reference(state, player))
+            assert observer.space.contains(observed)
+        if state.is_terminal():
+            break
         state.apply_action(rng.choice(state.legal_actions()))

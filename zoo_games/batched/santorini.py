@@ -7,7 +7,7 @@ statement of the rules, ``zoo_games/santorini/reference.py``.
 State row (``uint8``): ``[mover, the cells of player_0's workers 0 and 1 and of player_1's
 (:data:`UNPLACED`, 255, while not yet placed), level-1, level-2, level-3 and dome parts left,
 the heights of cells 0 .. 24]`` (0-3 levels, 4 a dome; cell ``5 * row + column``). Options:
-``[placement set-up, tactics encoding]``.
+``[placement set-up, encoding]`` (:data:`ENCODINGS`' index: planes, tactics, workers).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from zoo_games.core.game import NO_WINNER
 from zoo_games.santorini import evaluation, observation
 from zoo_games.santorini.observation import (
     CHANNELS,
+    ENCODINGS,
     PARTS_CHANNEL,
     PLACEMENT_CHANNEL,
     PLANES_LENGTH,
@@ -55,10 +56,14 @@ BUILD_CELL = np.where(NEIGHBOURS < 0, NUM_CELLS, NEIGHBOURS)
 #: Channel of the observer's worker 0 (then worker 1, the opponent's worker 0 and 1).
 WORKER_CHANNEL = 5
 #: Options.
-PLACEMENT, TACTICS = 0, 1
-#: The observer's tactical values (``TacticsObserver``), compiled.
+PLACEMENT, ENCODING = 0, 1
+TACTICS, WORKERS_ENCODING = ENCODINGS.index("tactics"), ENCODINGS.index("workers")
+#: The observers' tactical values (``TacticsObserver``) and windows (``WorkersObserver``),
+#: compiled.
 is_free = compile_rule(observation.is_free)
 write_tactics = compile_rule(observation.write_tactics, NEIGHBOUR=NEIGHBOURS, is_free=is_free)
+write_windows = compile_rule(observation.write_windows)
+write_counts = compile_rule(observation.write_counts)
 
 
 @njit(cache=True, inline="always")
@@ -190,11 +195,16 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 
     Channels: one-hot height (0-3, dome), the observer's workers 0 and 1, the opponent's, the
     four parts-left counts and the placement and to-move flags as constant planes. With the
-    tactics encoding (``TacticsObserver``) its tactical values follow.
+    tactics encoding (``TacticsObserver``) its tactical values follow. The workers encoding
+    (``WorkersObserver``) is the windows around the workers and the counts instead.
     """
     player = row[MOVER]
     out[:] = 0
     placing = in_placement(row)
+    if config[ENCODING] == WORKERS_ENCODING:
+        write_windows(out, row[HEIGHTS:], row[WORKERS : WORKERS + 4], player)
+        write_counts(out, row[PARTS : PARTS + 4], placing, True)
+        return
     for cell in range(NUM_CELLS):
         base = CHANNELS * cell
         out[base + row[HEIGHTS + cell]] = 1
@@ -207,14 +217,14 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
         cell = row[WORKERS + slot]
         if cell != UNPLACED:
             out[CHANNELS * cell + WORKER_CHANNEL + index] = 1
-    if config[TACTICS] == 1:
+    if config[ENCODING] == TACTICS:
         write_tactics(out, PLANES_LENGTH, row[HEIGHTS:], row[WORKERS : WORKERS + 4], player)
 
 
 def config(game: Any, options: dict[str, Any]) -> list[int]:
-    """``[placement, tactics]`` of a :class:`SantoriniGame` and its encoding."""
+    """``[placement, encoding]`` of a :class:`SantoriniGame` and its encoding's index."""
     assert isinstance(game, SantoriniGame)
-    return [int(game.setup == "placement"), int(options.get("observation") == "tactics")]
+    return [int(game.setup == "placement"), ENCODINGS.index(options.get("observation", "planes"))]
 
 
 def row_from_state(state: Any) -> np.ndarray:

@@ -1,8 +1,9 @@
-"""What a Santorini player sees, from the observer's side, in two encodings.
+"""What a Santorini player sees, from the observer's side, in three encodings.
 
 ``"planes"`` (default): a 5 x 5 x 15 stack of planes. ``"tactics"``: the same planes,
 flattened, then where each player could climb to win at once and which of the observer's
-moves would let the opponent do so.
+moves would let the opponent do so. ``"workers"``: the board as each worker sees it, a 5 x 5
+window centred on it, then the parts left.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from zoo_games.santorini.rules import (
     SantoriniState,
 )
 
-ENCODINGS = ("planes", "tactics")
+ENCODINGS = ("planes", "tactics", "workers")
 
 CHANNELS = 15
 PLANES_LENGTH = SIZE * SIZE * CHANNELS  # 375
@@ -34,6 +35,15 @@ TACTICS_LENGTH = 2 * CLIMBS_LENGTH + PLAY_ACTIONS  # 160
 PARTS_CHANNEL = 9
 PLACEMENT_CHANNEL = 13
 TO_MOVE_CHANNEL = 14
+#: The workers encoding: a window of 5 x 5 cells centred on each worker (every cell its move
+#: and build can reach), 8 values per cell, then the parts-left counts and two flags.
+WINDOW_RADIUS = 2
+WINDOW_SIDE = 2 * WINDOW_RADIUS + 1
+WINDOW_CHANNELS = 8
+#: Channels of a window's cell after the five one-hot heights.
+OFF_BOARD_CHANNEL, OWN_WORKER_CHANNEL, RIVAL_WORKER_CHANNEL = 5, 6, 7
+WINDOW_LENGTH = WINDOW_SIDE * WINDOW_SIDE * WINDOW_CHANNELS  # 200
+WORKERS_LENGTH = 4 * WINDOW_LENGTH + 6  # 806
 
 #: ``bytes.translate`` tables of the height planes: byte 1 where a cell has that height.
 _HEIGHT_TABLES = [bytes(int(h == level) for h in range(256)) for level in range(5)]
@@ -136,6 +146,90 @@ class TacticsObserver:
         values[:PLANES_LENGTH] = self._planes.observe(state, player).reshape(-1)
         write_tactics(values, PLANES_LENGTH, state.heights, state.workers, player)
         return values
+
+
+class WorkersObserver:
+    """The board around each worker: 806 ``uint8`` values, flat.
+
+    The planes give a network the board by absolute cell, so a pattern around a worker (a
+    level-3 cell next to it, a dome blocking its way) must be learned again for every cell it
+    can stand on, and for each of its 128 actions. The actions are directions from a worker:
+    seen from the worker, the pattern is one and the same. This encoding shows the board from
+    each worker (:func:`write_windows`):
+
+    ========= ==================================================================
+    index     meaning
+    ========= ==================================================================
+    0-799     four windows of 200 values, for the observer's worker 0 and 1, then the
+              opponent's worker 0 and 1: the 5 x 5 cells centred on the worker (rows,
+              then columns: all its move and build can reach), 8 values each: one-hot
+              height (level 0-3, dome), off the board, an observer's worker there, an
+              opponent's worker there. A window is all 0 while its worker is unplaced.
+    800-803   level-1, level-2, level-3 and dome parts left
+    804       1 while workers are being placed
+    805       1 if the observer is to act
+    ========= ==================================================================
+    """
+
+    def __init__(self) -> None:
+        high = np.ones(WORKERS_LENGTH, dtype=np.uint8)
+        high[4 * WINDOW_LENGTH : 4 * WINDOW_LENGTH + 4] = INITIAL_PARTS
+        self.space = spaces.Box(low=np.zeros_like(high), high=high, dtype=np.uint8)
+
+    def observe(self, state: SantoriniState, player: int) -> np.ndarray:
+        """The 806 values described in the class docstring."""
+        values = np.zeros(WORKERS_LENGTH, dtype=np.uint8)
+        to_move = state.mover == player and state.winner < 0
+        write_windows(values, state.heights, state.workers, player)
+        write_counts(values, state.parts, state.in_placement(), to_move)
+        return values
+
+
+def write_windows(
+    out: MutableSequence[int] | np.ndarray,
+    heights: Sequence[int],
+    workers: Sequence[int],
+    player: int,
+) -> None:
+    """Write the four windows of :class:`WorkersObserver` for ``player`` into ``out[:800]``.
+
+    ``out`` holds zeros there. ``workers`` are the four workers' cells (``2 * player + w``;
+    any value off the board, such as -1, is unplaced). Plain Python over a list or an array:
+    the batched kernels compile this very function.
+    """
+    for window in range(4):
+        owner = player if window < 2 else 1 - player
+        centre = workers[2 * owner + window % 2]
+        if not 0 <= centre < NUM_CELLS:
+            continue
+        for row in range(WINDOW_SIDE):
+            for column in range(WINDOW_SIDE):
+                cell_of_window = WINDOW_SIDE * row + column
+                at = (window * WINDOW_SIDE * WINDOW_SIDE + cell_of_window) * WINDOW_CHANNELS
+                board_row = centre // SIZE + row - WINDOW_RADIUS
+                board_column = centre % SIZE + column - WINDOW_RADIUS
+                if not (0 <= board_row < SIZE and 0 <= board_column < SIZE):
+                    out[at + OFF_BOARD_CHANNEL] = 1
+                    continue
+                cell = SIZE * board_row + board_column
+                out[at + heights[cell]] = 1
+                for slot in range(4):
+                    if workers[slot] == cell:
+                        mine = slot // 2 == player
+                        out[at + (OWN_WORKER_CHANNEL if mine else RIVAL_WORKER_CHANNEL)] = 1
+
+
+def write_counts(
+    out: MutableSequence[int] | np.ndarray, parts: Sequence[int], placing: bool, to_move: bool
+) -> None:
+    """Write the parts left and the two flags of :class:`WorkersObserver` after its windows.
+
+    Plain Python: the batched kernels compile this very function.
+    """
+    for kind in range(4):
+        out[4 * WINDOW_LENGTH + kind] = parts[kind]
+    out[4 * WINDOW_LENGTH + 4] = placing
+    out[4 * WINDOW_LENGTH + 5] = to_move
 
 
 def is_free(workers: Sequence[int], cell: int, left: int) -> bool:
