@@ -38,3 +38,18 @@ class CheckpointAgent(Agent):
 
     def act(self, state: GameState) -> int:
         return state.legal_actions()[0]
+
+
+class TorchMatmulAgent(FirstLegalAgent):
+    """Plays like :class:`FirstLegalAgent` after a matrix product that torch spreads on threads.
+
+    An agent whose network runs in the arena's workers, as trained policies do.
+    """
+
+    name = "torch-matmul"
+
+    def act(self, state: GameState) -> int:
+        import torch
+
+        torch.ones(512, 512) @ torch.ones(512, 512)
+        return super().act(state)

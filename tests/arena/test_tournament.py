@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,6 +36,39 @@ def test_a_fixed_seed_gives_the_same_games_twice_and_another_seed_others():
     assert first.pairings[0].wins == again.pairings[0].wins
     assert first.pairings[0].mean_length == again.pairings[0].mean_length
     assert outcomes(first) != outcomes(other)
+
+
+#: A run of two workers whose agent multiplies matrices with torch, after this process has.
+TORCH_HERE_THEN_IN_WORKERS = """
+import torch
+torch.set_num_threads(2)
+torch.ones(512, 512) @ torch.ones(512, 512)
+from tests.arena.conftest import TorchMatmulAgent
+from zoo_games.arena import run_arena
+result = run_arena("togyz-kumalak", [TorchMatmulAgent, "random"], games=2, workers=2)
+print(result.pairings[0].games)
+"""
+
+
+def test_workers_play_torch_agents_after_torch_ran_in_the_arena_process():
+    # A worker forked from a process whose torch (OpenMP) threads had run hung at its first
+    # threaded product; the arena made its agents, trained policies among them, first.
+    pytest.importorskip("torch")
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", TORCH_HERE_THEN_IN_WORKERS],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2"]
 
 
 def test_one_worker_and_two_workers_give_identical_results():

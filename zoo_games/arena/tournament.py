@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
+import multiprocessing
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,10 @@ AgentSource = str | Agent | Callable[..., Agent]
 ANCHOR_AGENT = "random"
 #: Chunks of games handed to each worker process (more chunks even out slow games).
 CHUNKS_PER_WORKER = 4
+#: Worker processes start fresh (``spawn``), never as forks of this one: this process may have
+#: run torch already (agents are made here to check them before any game), and a fork of a
+#: process whose OpenMP threads have run hangs at its own first multi-threaded torch call.
+WORKER_START_METHOD = "spawn"
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,9 @@ def run_arena(
     against a field needs: its cost grows with the field, not with the field squared. The
     Elo fit works the same on either schedule, every agent being linked to the first.
     ``workers`` processes share the games (``workers=1`` plays them in this process); the
-    result is the same for every number of workers, apart from the timings. ``progress``
+    result is the same for every number of workers, apart from the timings. The workers are
+    spawned (:data:`WORKER_START_METHOD`): a script calling this with ``workers > 1`` does
+    so under ``if __name__ == "__main__":``. ``progress``
     is told how many games are done each time another tenth of them is (a long tournament
     is otherwise silent until its table).
     Every argument is checked before the first game (``ValueError`` naming what is wrong).
@@ -207,7 +214,8 @@ def run_arena(
         for task in tasks:
             keep(play_pairing_games(*task))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        context = multiprocessing.get_context(WORKER_START_METHOD)
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
             futures = [pool.submit(play_pairing_games, *task) for task in tasks]
             for future in futures:
                 keep(future.result())
