@@ -56,11 +56,15 @@ def test_the_fixed_start_seen_by_each_player():
 TACTICS_POSITION = "00000/02300/00020/00020/00000 6,24;18,20 0 18,14,13,18"
 
 
-def test_tactics_show_the_climbs_and_the_builds_that_give_one_away():
-    env = santorini_v0.raw_env(observation="tactics")
+def both_views(observation: str) -> tuple[np.ndarray, np.ndarray, object]:
+    """player_0's and player_1's observations of TACTICS_POSITION, and the environment."""
+    env = santorini_v0.raw_env(observation=observation)
     env.reset(options={"position": TACTICS_POSITION})
-    mine = env.observe("player_0")["observation"]
-    theirs = env.observe("player_1")["observation"]
+    return env.observe("player_0")["observation"], env.observe("player_1")["observation"], env
+
+
+def test_tactics_show_the_climbs_and_the_builds_that_give_one_away():
+    mine, theirs, env = both_views("tactics")
     assert mine.shape == (535,) and mine.dtype == np.uint8
     planes = santorini_v0.raw_env()
     planes.reset(options={"position": TACTICS_POSITION})
@@ -116,10 +120,7 @@ def test_tactics_equal_playing_each_move_on_a_copy_all_game(seed):
 def test_workers_encoding_shows_the_board_around_each_worker():
     # TACTICS_POSITION: player_0's worker 0 on cell 6 (row 1, column 1) at level 2, with level 3
     # east of it on cell 7; its worker 1 in the corner, cell 24. player_1's on 18 and 20.
-    env = santorini_v0.raw_env(observation="workers")
-    env.reset(options={"position": TACTICS_POSITION})
-    mine = env.observe("player_0")["observation"]
-    theirs = env.observe("player_1")["observation"]
+    mine, theirs, env = both_views("workers")
     assert mine.shape == (806,) and mine.dtype == np.uint8
     assert env.observation_space("player_0")["observation"].contains(mine)
     windows = mine[:800].reshape(4, 5, 5, 8)  # worker, row, column, value
