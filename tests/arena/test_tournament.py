@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 from dataclasses import replace
 from pathlib import Path
 
@@ -143,6 +144,7 @@ def test_agents_may_be_instances_or_named_in_a_mapping():
         (dict(seed=-1), "seed"),
         (dict(workers=0), "workers"),
         (dict(agent_specs=["random", FirstLegalAgent()], workers=2), "instances"),
+        (dict(agent_specs=["random", lambda seed: FirstLegalAgent(seed)], workers=2), "sent"),
         (dict(agent_specs="random"), "a list of agents"),
         (dict(games=2.0), "positive even"),
     ],
@@ -152,6 +154,18 @@ def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypat
     settings = dict(variant_label="santorini-fixed", agent_specs=["random", "random"], games=2)
     with pytest.raises(ValueError, match=message):
         run_arena(**{**settings, **arguments})
+
+
+def test_a_factory_of_an_interactive_session_is_refused_for_workers(monkeypatch):
+    # A notebook's or ``python -c``'s classes live in a __main__ without a file, which a
+    # spawned worker cannot import: refused in one line rather than a broken pool.
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
+    typed_in = type("TypedIn", (FirstLegalAgent,), {"__module__": "__main__"})
+    session = types.ModuleType("__main__")
+    session.TypedIn = typed_in  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "__main__", session)
+    with pytest.raises(ValueError, match=r"interactive session.*workers=1"):
+        run_arena("togyz-kumalak", [typed_in, "random"], games=2, workers=2)
 
 
 def test_registered_agents_are_made_per_game_and_load_errors_are_value_errors(

@@ -13,6 +13,8 @@ import concurrent.futures
 import itertools
 import multiprocessing
 import numbers
+import pickle
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -184,6 +186,9 @@ def run_arena(
             "agent instances are used as they are, in this process: with workers > 1 "
             "give a spec or a factory instead"
         )
+    if workers > 1:
+        for player in players:
+            _check_importable_in_workers(player)
     pairs = list(itertools.combinations(range(len(players)), 2))
     if gauntlet:
         pairs = [(0, other) for other in range(1, len(players))]
@@ -221,6 +226,34 @@ def run_arena(
                 keep(future.result())
     anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
     return summarize(variant_label, [p.name for p in players], pairs, games, seed, records, anchor)
+
+
+def _check_importable_in_workers(player: Entrant) -> None:
+    """Refuse a factory that spawned workers could not receive, before any game.
+
+    Workers get each factory pickled, that is by the name of its module and its own; a fresh
+    process then imports it. A lambda or a function defined inside another cannot be pickled,
+    and one defined in an interactive session or a notebook (``__main__`` without a file)
+    pickles but cannot be found in the worker, which would otherwise break the pool with a
+    traceback from deep inside ``multiprocessing``.
+    """
+    if isinstance(player.source, str):
+        return
+    remedy = "define it at the top level of a module (or use workers=1)"
+    try:
+        pickle.dumps(player.source)
+    except (pickle.PicklingError, AttributeError, TypeError) as error:
+        raise ValueError(
+            f"agent {player.name!r} cannot be sent to the worker processes ({error}): {remedy}"
+        ) from error
+    main = sys.modules.get("__main__")
+    if getattr(player.source, "__module__", None) == "__main__" and not getattr(
+        main, "__file__", None
+    ):
+        raise ValueError(
+            f"agent {player.name!r} is defined in an interactive session, which the worker "
+            f"processes cannot import: {remedy}"
+        )
 
 
 def _is_integer(value: object) -> bool:
