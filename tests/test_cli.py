@@ -222,6 +222,8 @@ def alphazero_runs(monkeypatch):
         (["--workers", "-1"], "must be 0 or more"),
         (["--convolutions", "0"], "must be 1 or more"),
         (["--convolutions", "8"], "convolutions read a board of planes"),
+        (["--search-value-weight", "1.5"], "must be from 0 to 1, got 1.5"),
+        (["--search-value-weight", "half"], "expected a number, got 'half'"),
     ],
 )
 @needs_alphazero
@@ -233,7 +235,9 @@ def test_alphazero_train_mistakes_get_one_line_and_start_nothing(
     assert alphazero_runs == [] and not (tmp_path / "r").exists()
 
 
-@pytest.mark.parametrize("extra", [["--games", "8"], ["--simulations", "16"]])
+@pytest.mark.parametrize(
+    "extra", [["--games", "8"], ["--simulations", "16"], ["--search-value-weight", "0.5"]]
+)
 def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra) -> None:
     line = refused(capsys, ["train", "togyz-kumalak", "--output", str(tmp_path / "r"), *extra])
     assert f"{extra[0]} cannot be used with --algorithm ppo" in line
@@ -243,9 +247,11 @@ def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra)
 def test_alphazero_train_starts_with_the_options_and_the_command(tmp_path, alphazero_runs):
     argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--games", "64"]
     argv += ["--simulations", "8", "--iterations", "3", "--output", str(tmp_path / "r")]
+    argv += ["--search-value-weight", "0.5"]
     assert main(argv) == 0
     (settings,) = alphazero_runs
     assert (settings.variant, settings.games, settings.simulations) == ("togyz-kumalak", 64, 8)
+    assert settings.search_value_weight == 0.5
     assert settings.iterations == 3 and settings.output_dir == str(tmp_path / "r")
     assert settings.command == "zoo-games " + " ".join(argv)
 

@@ -130,6 +130,14 @@ def existing_folder(text: str) -> Path:
     return path
 
 
+def share(text: str) -> float:
+    """A share: a number from 0 to 1."""
+    value = _number(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
+    return value
+
+
 def _integer(text: str) -> int:
     try:
         return int(text)
@@ -198,6 +206,7 @@ ALPHAZERO_OPTIONS = {
     "simulations": "simulations",
     "guard": "guard",
     "convolutions": "convolutions",
+    "search_value_weight": "search_value_weight",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -396,6 +405,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CHANNELS",
         help="alphazero: channels of the 3x3 convolutions reading a board of planes (none: "
         "no convolutions)",
+    )
+    training.add_argument(
+        "--search-value-weight",
+        type=share,
+        metavar="SHARE",
+        help="alphazero: the value target's share of the search's root value, the rest the "
+        "game's outcome (default 0)",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"

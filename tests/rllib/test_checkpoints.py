@@ -3,12 +3,7 @@ a resume with settings the checkpoint cannot continue is refused before Ray star
 
 from __future__ import annotations
 
-import csv
 import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +11,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
+from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.rllib.train import TrainSettings
 from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
@@ -127,40 +123,14 @@ train(settings, progress=lambda line: print(line, flush=True))
 """
 
 
-def start_training(run: Path, iterations: int, resume: bool) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", TRAIN, str(run), str(iterations), "resume" if resume else ""]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
-        start_new_session=True,
-    )
-
-
 def test_a_run_killed_while_checkpointing_resumes_with_metrics_that_agree(tmp_path):
     run = tmp_path / "run"
-    first = start_training(run, iterations=50, resume=False)
-    assert first.stdout is not None
-    for line in first.stdout:
-        if line.startswith("iter    2"):  # its checkpoint is being written right now
-            os.killpg(first.pid, signal.SIGKILL)
-            break
-    first.wait(timeout=60)
-    assert first.returncode == -signal.SIGKILL
-    second = start_training(run, iterations=4, resume=True)
-    out, _ = second.communicate(timeout=600)
-    assert second.returncode == 0, out
-    resumed = out.splitlines()[0]
-    assert resumed.startswith("resumed from") and resumed.split()[-2] in ("1", "2"), resumed
-    with (run / "metrics.csv").open() as handle:
-        iterations = [row["iteration"] for row in csv.DictReader(handle)]
-    assert iterations == ["0", "1", "2", "3", "4"]  # no iteration lost or written twice
-    assert (run / "metrics.csv").read_text() == (run / CHECKPOINT / "metrics.csv").read_text()
-    assert sorted(path.name for path in run.iterdir() if path.name.startswith(CHECKPOINT)) == [
-        CHECKPOINT
-    ]
+    kill_while_checkpointing_then_resume(
+        run,
+        lambda iterations, resume: start_script(
+            TRAIN, str(run), str(iterations), "resume" if resume else ""
+        ),
+    )
 
 
 def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_path):
