@@ -68,7 +68,8 @@ class AlphaZeroSettings:
     weight_decay: float = 1e-4
     #: The value target's share of the search's root value (the rest: the game's outcome).
     search_value_weight: float = 0.0
-    #: Iterations between evaluations and checkpoints (0: only at the start and the end).
+    #: Iterations between evaluations and checkpoints, the first before the first iteration
+    #: (0: only the final evaluation and checkpoint, at the end).
     #: An evaluation takes about a second; a checkpoint writes the replay buffer, about
     #: 1 GB for Santorini, so they come most of a minute apart, not more often.
     eval_every: int = 100

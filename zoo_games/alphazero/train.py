@@ -10,11 +10,13 @@ iteration each:
 2. learning (:mod:`~zoo_games.alphazero.learner`): gradient steps on positions drawn from
    the replay buffer, ``replay_ratio`` positions drawn per position self-play added.
 
-Every ``eval_every`` iterations (and before the first, and at the end) the network plays the
-evaluation opponents in the arena and the run is checkpointed (swapped in whole, as PPO's:
+Every ``eval_every`` iterations (and at the end) the network plays the evaluation opponents
+in the arena and the run is checkpointed (swapped in whole, as PPO's:
 :mod:`zoo_games.training.checkpoints`). The run's folder holds ``checkpoint/`` (the learner,
 the replay buffer, the counters), ``metrics.csv``, ``learning_curve.png``, ``settings.txt``
 and ``network.npz``/``network.json``, the latest network, whose ``trained`` says how.
+The schedule (evaluating before the first iteration too, unless ``eval_every`` is 0) is PPO's:
+:mod:`zoo_games.training.loop`.
 
 The same seed gives the same network after the same iterations (torch on one thread). A
 resumed run continues the network, the optimizer and the buffer; the games under way when it
@@ -27,7 +29,6 @@ import json
 import math
 import os
 import shutil
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -62,10 +63,10 @@ from zoo_games.training.checkpoints import (
 )
 from zoo_games.training.evaluation import (
     evaluate_against,
-    record_finals,
     win_rate_column,
     win_rates_text,
 )
+from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import torch_threads
 
@@ -246,36 +247,20 @@ def _train_run(
         run.read_checkpoint(output / CHECKPOINT)
         write_metrics(output / METRICS, rows, columns)
         progress(f"resumed from {output / CHECKPOINT} after {iteration} iterations")
-    elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
-    start = time.perf_counter()
 
-    def minutes() -> float:
-        return elapsed_before + (time.perf_counter() - start) / 60
+    def iterate(spent: float) -> dict[str, Any]:
+        run.learner.set_lr(settings.lr * decayed(spent, settings.final_lr_fraction))
+        return run.iterate()
 
-    if not rows:
-        rows.append(
-            _evaluated({"iteration": 0, "minutes": 0.0}, run, settings, settings.eval_games)
-        )
-        progress(_progress_line(rows[-1]))
-    while True:
-        # The share of the budget spent: it ends the run and sets the learning rate.
-        done = settings.budget.share_spent(iteration, minutes())
-        if done >= 1:
-            break
-        run.learner.set_lr(settings.lr * decayed(done, settings.final_lr_fraction))
-        row = run.iterate()
-        iteration += 1
-        row = {"iteration": iteration, "minutes": round(minutes(), 3), **row}
-        evaluating = settings.eval_every > 0 and iteration % settings.eval_every == 0
-        if evaluating:
-            row = _evaluated(row, run, settings, settings.eval_games)
-        rows.append(row)
-        progress(_progress_line(row))
-        if evaluating:
-            _save(run, rows, output, settings)
-    finals = _evaluate(run, settings, settings.final_eval_games)
-    record_finals(rows, finals, settings.final_eval_games, progress)
-    _save(run, rows, output, settings)
+    steps = Steps(
+        iterate=iterate,
+        evaluate=lambda games: _evaluate(run, settings, games),
+        save=lambda saved_rows: _save(run, saved_rows, output, settings),
+    )
+    schedule = Schedule(
+        settings.budget, settings.eval_every, settings.eval_games, settings.final_eval_games
+    )
+    finals = train_iterations(steps, schedule, rows, progress, _progress_line)
     progress(f"outputs in {output}")
     return finals[settings.eval_opponents[0]]
 
@@ -285,15 +270,6 @@ def _evaluate(run: Run, settings: AlphaZeroSettings, games: int) -> dict[str, Pa
     return evaluate_against(
         player, settings.variant, settings.eval_opponents, games, seed=settings.seed + 1
     )
-
-
-def _evaluated(
-    row: dict[str, Any], run: Run, settings: AlphaZeroSettings, games: int
-) -> dict[str, Any]:
-    """``row`` with the current network's win rate against each opponent."""
-    results = _evaluate(run, settings, games)
-    win_rates = {win_rate_column(name): round(r.win_rate, 4) for name, r in results.items()}
-    return {**row, **win_rates, "eval_games": games}
 
 
 def metrics_columns(opponents: tuple[str, ...]) -> list[str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -55,11 +54,11 @@ from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
     evaluate_against,
-    record_finals,
     win_rate_column,
     win_rates_text,
 )
 from zoo_games.training.folders import check_creatable, new_run_folder
+from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import torch_threads
 
@@ -332,45 +331,23 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
         rows = trained_rows(output)  # the rows the checkpoint trained, whatever a kill left
         write_metrics(output / METRICS, rows, metrics_columns(settings.eval_opponents))
         progress(f"resumed from {checkpoint} after {iterations_done(rows)} iterations")
-    elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
-    eval_every = settings.eval_every or 0  # set by checked()
-    start = time.perf_counter()
-    iteration = iterations_done(rows)
+    steps = Steps(
+        iterate=lambda spent: _metrics_row(algo.train()),
+        evaluate=lambda games: evaluate(algo, settings, games),
+        save=lambda saved_rows: _save(algo, saved_rows, output, settings),
+    )
+    schedule = Schedule(
+        settings.budget,
+        settings.eval_every or 0,  # set by checked()
+        settings.eval_games,
+        settings.final_eval_games,
+    )
     try:
-        if not rows and eval_every:
-            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, algo, settings))
-            progress(_progress_line(rows[-1]))
-        while True:
-            minutes = elapsed_before + (time.perf_counter() - start) / 60
-            if settings.budget.share_spent(iteration, minutes) >= 1:
-                break
-            result = algo.train()
-            iteration += 1
-            minutes = elapsed_before + (time.perf_counter() - start) / 60
-            row = _metrics_row(iteration, minutes, result)
-            evaluating = eval_every > 0 and iteration % eval_every == 0
-            if evaluating:
-                row = _evaluated(row, algo, settings)
-            rows.append(row)
-            progress(_progress_line(row))
-            if evaluating:
-                _save(algo, rows, output, settings)
-        finals = evaluate(algo, settings, settings.final_eval_games)
-        record_finals(rows, finals, settings.final_eval_games, progress)
-        _save(algo, rows, output, settings)
+        finals = train_iterations(steps, schedule, rows, progress, _progress_line)
         progress(f"outputs in {output}")
         return finals[settings.eval_opponents[0]]
     finally:
         algo.stop()
-
-
-def _evaluated(row: dict[str, Any], algo: Any, settings: TrainSettings) -> dict[str, Any]:
-    """``row`` with the win rates of the current policies against each opponent."""
-    results = evaluate(algo, settings, settings.eval_games)
-    win_rates = {
-        win_rate_column(name): round(result.win_rate, 4) for name, result in results.items()
-    }
-    return {**row, **win_rates, "eval_games": settings.eval_games}
 
 
 def metrics_columns(opponents: tuple[str, ...]) -> list[str]:
@@ -392,13 +369,12 @@ def metrics_columns(opponents: tuple[str, ...]) -> list[str]:
     ]
 
 
-def _metrics_row(iteration: int, minutes: float, result: dict[str, Any]) -> dict[str, Any]:
+def _metrics_row(result: dict[str, Any]) -> dict[str, Any]:
+    """The figures of ``metrics.csv`` that an iteration's result dict holds."""
     runners = result.get("env_runners", {})
     learners = result.get("learners", {})
     learner: dict[str, Any] = next((v for k, v in learners.items() if k != "__all_modules__"), {})
     return {
-        "iteration": iteration,
-        "minutes": round(minutes, 3),
         "env_steps": runners.get("num_env_steps_sampled_lifetime"),
         "episodes": runners.get("num_episodes_lifetime"),
         "mean_episode_length": _rounded(runners.get("episode_len_mean")),

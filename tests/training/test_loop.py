@@ -1,0 +1,118 @@
+"""The training loop both trainers share: its schedule of iterations, evaluations and saves."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from zoo_games.arena.results import PairingResult
+from zoo_games.training import loop
+from zoo_games.training.budget import Budget
+from zoo_games.training.loop import Schedule, Steps, train_iterations
+
+
+def result(wins: int, games: int) -> PairingResult:
+    score = wins / games
+    return PairingResult(
+        "trained", "random", games, wins, 0, games - wins, games // 2, score, score, score, 10, 1, 1
+    )
+
+
+class Recorder:
+    """Steps that record what the loop asked of them, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def iterate(self, spent: float) -> dict[str, Any]:
+        self.calls.append(("iterate", spent))
+        return {"loss": 0.5}
+
+    def evaluate(self, games: int) -> dict[str, PairingResult]:
+        self.calls.append(("evaluate", games))
+        return {"random": result(games // 2 + 1, games)}
+
+    def save(self, rows: list[dict[str, Any]]) -> None:
+        self.calls.append(("save", [row["iteration"] for row in rows]))
+
+    def steps(self) -> Steps:
+        return Steps(self.iterate, self.evaluate, self.save)
+
+
+def run(recorder: Recorder, rows: list[dict[str, Any]], iterations: int, eval_every: int) -> Any:
+    schedule = Schedule(Budget(iterations, 60.0), eval_every, eval_games=4, final_eval_games=8)
+    lines: list[str] = []
+    finals = train_iterations(recorder.steps(), schedule, rows, lines.append, str)
+    return finals, lines
+
+
+def test_a_run_is_evaluated_first_every_few_iterations_and_last():
+    recorder, rows = Recorder(), []
+    finals, _ = run(recorder, rows, iterations=4, eval_every=2)
+    assert recorder.calls == [
+        ("evaluate", 4),
+        ("iterate", 0.0),
+        ("iterate", 0.25),
+        ("evaluate", 4),
+        ("save", [0, 1, 2]),
+        ("iterate", 0.5),
+        ("iterate", 0.75),
+        ("evaluate", 4),
+        ("save", [0, 1, 2, 3, 4]),
+        ("evaluate", 8),
+        ("save", [0, 1, 2, 3, 4]),
+    ]
+    assert [row["iteration"] for row in rows] == [0, 1, 2, 3, 4]
+    assert rows[0] == {"iteration": 0, "minutes": 0.0, "win_rate_vs_random": 0.75, "eval_games": 4}
+    assert rows[1]["loss"] == 0.5 and "win_rate_vs_random" not in rows[1]
+    assert rows[2]["win_rate_vs_random"] == 0.75
+    assert rows[-1]["final_win_rate_vs_random"] == 0.625 and rows[-1]["final_eval_games"] == 8
+    assert finals["random"].wins == 5
+
+
+def test_no_evaluation_but_the_final_one_when_eval_every_is_0():
+    recorder, rows = Recorder(), []
+    run(recorder, rows, iterations=2, eval_every=0)
+    assert recorder.calls == [
+        ("iterate", 0.0),
+        ("iterate", 0.5),
+        ("evaluate", 8),
+        ("save", [1, 2]),
+    ]
+
+
+def test_a_resumed_run_counts_on_from_its_rows():
+    recorder = Recorder()
+    rows: list[dict[str, Any]] = [
+        {"iteration": 0, "minutes": 0.0},
+        {"iteration": 3, "minutes": 2.5},
+    ]
+    _, lines = run(recorder, rows, iterations=5, eval_every=2)
+    # No new start-of-run evaluation: the curve has its start already.
+    assert recorder.calls[:3] == [("iterate", 0.6), ("evaluate", 4), ("save", [0, 3, 4])]
+    assert [row["iteration"] for row in rows] == [0, 3, 4, 5]
+    assert all(row["minutes"] >= 2.5 for row in rows[2:])  # minutes count across resumes
+    assert len(lines) == 2 + 1  # a line per iteration, and the final result in words
+
+
+def test_a_spent_budget_trains_nothing_but_still_ends_with_the_final_evaluation():
+    recorder = Recorder()
+    rows: list[dict[str, Any]] = [{"iteration": 2, "minutes": 1.0}]
+    run(recorder, rows, iterations=2, eval_every=1)
+    assert recorder.calls == [("evaluate", 8), ("save", [2])]
+
+
+def test_a_budget_of_minutes_is_spent_by_the_clock(monkeypatch):
+    recorder = Recorder()
+    clock = iter(range(100))
+    seconds = SimpleNamespace(perf_counter=lambda: 15.0 * next(clock))
+    monkeypatch.setattr(loop, "time", seconds)
+    rows: list[dict[str, Any]] = [{"iteration": 1, "minutes": 0.25}]
+    schedule = Schedule(Budget(None, minutes=1.5), 0, eval_games=2, final_eval_games=2)
+    train_iterations(recorder.steps(), schedule, rows, lambda line: None, str)
+    # A quarter of a minute trained before the resume, a quarter more per look at the clock.
+    spent = [call[1] for call in recorder.calls if call[0] == "iterate"]
+    assert spent == pytest.approx([0.5 / 1.5, 1.0 / 1.5])
+    assert [row["minutes"] for row in rows] == [0.25, 0.75, 1.25]
