@@ -166,7 +166,7 @@ def step_one(
     sample_one(states, masks, rngs, sampled, game, legal)
 
 
-def step_serial(
+def step_all(
     initial: np.ndarray,
     config: np.ndarray,
     states: np.ndarray,
@@ -178,36 +178,12 @@ def step_serial(
     terminated: np.ndarray,
     sampled: np.ndarray,
 ) -> None:
-    """Step every game of the batch, one after the other (small batches)."""
-    for game in range(states.shape[0]):
-        step_one(
-            initial,
-            config,
-            states,
-            actions,
-            rngs,
-            masks,
-            observations,
-            rewards,
-            terminated,
-            sampled,
-            game,
-        )
+    """Step every game of the batch: one after the other, or on numba's threads.
 
-
-def step_parallel(
-    initial: np.ndarray,
-    config: np.ndarray,
-    states: np.ndarray,
-    actions: np.ndarray,
-    rngs: np.ndarray,
-    masks: np.ndarray,
-    observations: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    sampled: np.ndarray,
-) -> None:
-    """Step every game of the batch on numba's threads (large batches)."""
+    Compiled twice (:func:`compile_loops`): ``prange`` is ``range`` in a copy compiled
+    without ``parallel=True`` (small batches) and spreads the games over the threads in the
+    other (large batches).
+    """
     for game in prange(states.shape[0]):
         step_one(
             initial,
@@ -265,23 +241,27 @@ def compile_loops(module: types.ModuleType) -> Loops:
     """
     namespace = dict(globals(), game_kernels=module)
 
-    def copy(function: Any, **options: Any) -> Any:
-        return compile_for_game(function, module, namespace, **options)
+    def copy(function: Any, suffix: str = "", **options: Any) -> Any:
+        return compile_for_game(function, module, namespace, suffix, **options)
 
     copy(prepare_turn, inline="always")
     copy(sample_one, inline="always")
     copy(step_one, inline="always")
     return Loops(
-        step_serial=copy(step_serial, **UNCOUNTED),
-        step_parallel=copy(step_parallel, parallel=True, **UNCOUNTED),
+        step_serial=copy(step_all, suffix="serial", **UNCOUNTED),
+        step_parallel=copy(step_all, suffix="parallel", parallel=True, **UNCOUNTED),
         prepare_games=copy(prepare_games, **UNCOUNTED),
-        sample_serial=copy(sample_serial, **UNCOUNTED),
-        sample_parallel=copy(sample_parallel, parallel=True, **UNCOUNTED),
+        sample_serial=copy(sample_all, suffix="serial", **UNCOUNTED),
+        sample_parallel=copy(sample_all, suffix="parallel", parallel=True, **UNCOUNTED),
     )
 
 
 def compile_for_game(
-    function: Any, module: types.ModuleType, namespace: dict[str, Any], **options: Any
+    function: Any,
+    module: types.ModuleType,
+    namespace: dict[str, Any],
+    suffix: str = "",
+    **options: Any,
 ) -> Any:
     """Compile a copy of template ``function`` for the game ``module``, over ``namespace``.
 
@@ -289,8 +269,12 @@ def compile_for_game(
     ``game_kernels`` to ``module``); its name is prefixed with the game's and its file is the
     game module's, so that numba caches it next to that module. The compiled copy replaces
     the template in ``namespace``, so that later copies calling it inline the game's version.
+    A template compiled twice with other ``options`` (serial and parallel) takes a ``suffix``
+    for each copy's name: numba's cache tells its entries apart by name and line.
     """
     name = f"{module.__name__.rsplit('.', 1)[-1]}_{function.__name__}"
+    if suffix:
+        name += f"_{suffix}"
     code = function.__code__.replace(co_filename=module.__file__ or "", co_name=name)
     clone = types.FunctionType(code, namespace, name)
     clone.__qualname__ = name
@@ -359,18 +343,10 @@ def sample_one(
     actions[game] = game_kernels.kth_legal(states[game], masks[game], below(rngs, game, count))
 
 
-def sample_serial(
+def sample_all(
     states: np.ndarray, masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray
 ) -> None:
-    """One uniformly random legal action per game, one game after the other."""
-    for game in range(masks.shape[0]):
-        sample_one(states, masks, rngs, actions, game, count_legal(masks[game]))
-
-
-def sample_parallel(
-    states: np.ndarray, masks: np.ndarray, rngs: np.ndarray, actions: np.ndarray
-) -> None:
-    """One uniformly random legal action per game, on numba's threads."""
+    """One uniformly random legal action per game; compiled twice, as :func:`step_all`."""
     for game in prange(masks.shape[0]):
         sample_one(states, masks, rngs, actions, np.int64(game), count_legal(masks[game]))
 
