@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.alphazero import tiny
 from tests.loopback import cluster_environment, head_port, ray_head
 
 pytest.importorskip("ray")
@@ -27,19 +28,8 @@ from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import AlphaZeroSettings
 from zoo_games.alphazero.train import train
 
-TINY: dict[str, Any] = {
-    "variant": "togyz-kumalak",
-    "games": 4,
-    "simulations": 2,
-    "moves": 60,
-    "hidden": [16],
-    "batch_size": 16,
-    "eval_every": 0,
-    "eval_games": 2,
-    "final_eval_games": 2,
-    "eval_opponents": ("random",),
-    "iterations": 3,
-}
+#: The training tests' tiny run, three iterations, evaluated only at the end.
+TINY: dict[str, Any] = {**tiny.TINY, "eval_every": 0, "iterations": 3}
 
 
 def test_self_play_workers_fill_the_drivers_buffer(tmp_path, make_scripted_search):

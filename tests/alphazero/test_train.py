@@ -16,26 +16,12 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("numba")
 
+from tests.alphazero.tiny import TINY
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import AlphaZeroSettings
 from zoo_games.alphazero.train import LEARNER, decayed, train
 from zoo_games.training.checkpoints import CHECKPOINT
-
-#: A run of seconds: four games of Togyz Kumalak at once (60 moves an iteration: games end
-#: within three), a small network, two evaluation games.
-TINY: dict[str, Any] = {
-    "variant": "togyz-kumalak",
-    "games": 4,
-    "simulations": 2,
-    "moves": 60,
-    "hidden": [16],
-    "batch_size": 16,
-    "eval_every": 2,
-    "eval_games": 2,
-    "final_eval_games": 2,
-    "eval_opponents": ("random",),
-}
 
 
 def tiny_run(output: Path, make_search: Any, **changes: Any) -> AlphaZeroSettings:
