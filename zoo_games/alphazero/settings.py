@@ -119,11 +119,7 @@ class AlphaZeroSettings:
         check_evaluation(
             self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
         )
-        if self.iterations is None:
-            if not (math.isfinite(self.minutes) and self.minutes > 0):
-                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
-        elif self.iterations < 1:
-            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        self.budget.check()
         for name, minimum in (
             ("games", 1),
             ("simulations", 1),

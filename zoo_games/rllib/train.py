@@ -150,11 +150,7 @@ class TrainSettings:
         check_evaluation(  # an unknown opponent, or games that cannot alternate seats
             self.eval_opponents, eval_games=self.eval_games, final_eval_games=self.final_eval_games
         )
-        if self.iterations is None:
-            if not (math.isfinite(self.minutes) and self.minutes > 0):
-                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
-        elif self.iterations < 1:
-            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
+        self.budget.check()
         if environments < 1:
             raise ValueError(f"envs_per_env_runner must be 1 or more, got {environments}")
         for name, minimum in (

@@ -8,6 +8,7 @@ ask :func:`share_spent`, so they can never disagree about when a run is over.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -17,6 +18,14 @@ class Budget:
 
     iterations: int | None
     minutes: float
+
+    def check(self) -> None:
+        """``ValueError`` unless the budget trains something: 1 iteration or more, or minutes."""
+        if self.iterations is None:
+            if not (math.isfinite(self.minutes) and self.minutes > 0):
+                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
+        elif self.iterations < 1:
+            raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
 
     def share_spent(self, iterations: int, minutes: float) -> float:
         """The share of the budget ``iterations`` done in ``minutes`` spent; 1 or more: over."""
