@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoo_games import santorini_v0
+from zoo_games.santorini.cells import SIZE, UNPLACED
 from zoo_games.santorini.observation import SantoriniObserver, TacticsObserver, WorkersObserver
-from zoo_games.santorini.rules import NEIGHBOUR, SIZE, UNPLACED, SantoriniGame, SantoriniState
+from zoo_games.santorini.rules import NEIGHBOUR, SantoriniGame, SantoriniState
 
 
 def planes_by_the_table(state: SantoriniState, player: int) -> np.ndarray:

@@ -8,14 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zoo_games.santorini.cells import DOME, INITIAL_PARTS
 from zoo_games.santorini.position import parts_used
-from zoo_games.santorini.rules import (
-    DOME,
-    INITIAL_PARTS,
-    NEIGHBOUR,
-    PLACEMENT_OFFSET,
-    SantoriniGame,
-)
+from zoo_games.santorini.rules import NEIGHBOUR, PLACEMENT_OFFSET, SantoriniGame
 
 #: Every build uses a part and there are 72; each player needs a build per turn, and the
 #: placements add 4: no game can be longer than this.

@@ -13,12 +13,8 @@ import pytest
 from zoo_games import santorini_v0
 from zoo_games.core.errors import PositionError
 from zoo_games.santorini import reference
-from zoo_games.santorini.rules import (
-    INITIAL_PARTS,
-    SantoriniGame,
-    SantoriniState,
-    play_action,
-)
+from zoo_games.santorini.cells import INITIAL_PARTS
+from zoo_games.santorini.rules import SantoriniGame, SantoriniState, play_action
 
 START = "00000/00000/00000/00000/00000 2,22;10,14 0 22,18,14,18"
 N, NE, W, E, S, SE, NW, SW = 1, 2, 3, 4, 6, 7, 0, 5

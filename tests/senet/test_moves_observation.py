@@ -15,17 +15,9 @@ from hypothesis import strategies as st
 
 from zoo_games import senet_v0
 from zoo_games.core.game import CHANCE, TERMINAL
+from zoo_games.senet.houses import HAPPINESS, NUM_HOUSES, OFF, PIECE_OF, REBIRTH
 from zoo_games.senet.observation import MOVE_VALUES, REACH, move_effect
-from zoo_games.senet.rules import (
-    HAPPINESS,
-    NUM_HOUSES,
-    OFF,
-    PIECE_OF,
-    REBIRTH,
-    SenetGame,
-    SenetState,
-    decode_action,
-)
+from zoo_games.senet.rules import SenetGame, SenetState, decode_action
 
 from .test_rules import board
 

@@ -14,17 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoo_games.core.game import CHANCE, TERMINAL
-from zoo_games.senet.rules import (
-    EXTRA_TURN_THROWS,
-    HAPPINESS,
-    NUM_HOUSES,
-    PASS,
-    PIECE_OF,
-    WATER,
-    SenetGame,
-    SenetState,
-    decode_action,
-)
+from zoo_games.senet.houses import HAPPINESS, NUM_HOUSES, PIECE_OF, WATER
+from zoo_games.senet.rules import EXTRA_TURN_THROWS, PASS, SenetGame, SenetState, decode_action
 
 VARIANT = st.sampled_from([(r, n) for r in ("kendall", "skyruk") for n in (5, 7)])
 #: Random games need a bound; the longest of 20,000 random games seen was far below it.

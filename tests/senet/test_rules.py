@@ -15,8 +15,8 @@ import pytest
 from zoo_games import senet_v0
 from zoo_games.core.errors import PositionError
 from zoo_games.core.game import CHANCE, TERMINAL
+from zoo_games.senet.houses import OFF
 from zoo_games.senet.rules import (
-    OFF,
     SAFE_HOUSES,
     THROW_PROBABILITIES,
     SenetGame,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from zoo_games.togyz_kumalak import master_games
+from zoo_games.togyz_kumalak.holes import WINNING_KAZAN
 from zoo_games.togyz_kumalak.notation import replay
 from zoo_games.togyz_kumalak.records import RESULTS
-from zoo_games.togyz_kumalak.rules import WINNING_KAZAN, TogyzKumalakGame
+from zoo_games.togyz_kumalak.rules import TogyzKumalakGame
 
 
 def test_the_package_ships_all_742_records_with_their_fields():

@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoo_games.togyz_kumalak import reference
-from zoo_games.togyz_kumalak.observation import TesauroObserver
-from zoo_games.togyz_kumalak.rules import (
+from zoo_games.togyz_kumalak.holes import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
     TOTAL_BALLS,
-    TogyzKumalakGame,
     hole_number,
     side_of,
 )
+from zoo_games.togyz_kumalak.observation import TesauroObserver
+from zoo_games.togyz_kumalak.rules import TogyzKumalakGame
 
 MAX_MOVES = 2_000
 

@@ -23,6 +23,8 @@ from zoo_games.batched.rng import Integer
 from zoo_games.batched.words import count_bits
 from zoo_games.core.game import NO_WINNER
 from zoo_games.santorini import evaluation, observation
+from zoo_games.santorini.cells import DOME, NUM_CELLS
+from zoo_games.santorini.cells import UNPLACED as CORE_UNPLACED
 from zoo_games.santorini.observation import (
     CHANNELS,
     ENCODINGS,
@@ -32,16 +34,13 @@ from zoo_games.santorini.observation import (
     TO_MOVE_CHANNEL,
 )
 from zoo_games.santorini.rules import (
-    DOME,
     NEIGHBOUR,
     NEIGHBOUR_MASK,
-    NUM_CELLS,
     PLACEMENT_OFFSET,
     PLAY_ACTIONS,
     SantoriniGame,
     SantoriniState,
 )
-from zoo_games.santorini.rules import UNPLACED as CORE_UNPLACED
 
 WORKERS = 1
 PARTS = 5

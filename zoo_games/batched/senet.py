@@ -46,6 +46,7 @@ from zoo_games.batched.words import (
 )
 from zoo_games.core.game import NO_WINNER
 from zoo_games.senet import evaluation, observation, rules
+from zoo_games.senet.houses import EMPTY, HAPPINESS, NUM_HOUSES, OFF
 from zoo_games.senet.observation import (
     BORNE_OFF_OFFSET,
     DANCERS_OFFSET,
@@ -54,12 +55,8 @@ from zoo_games.senet.observation import (
     THROW_OFFSET,
 )
 from zoo_games.senet.rules import (
-    EMPTY,
     EXTRA_TURN_THROWS,
-    HAPPINESS,
     NO_MOVE,
-    NUM_HOUSES,
-    OFF,
     PASS,
     SAFE_HOUSES,
     THROW_PROBABILITIES,

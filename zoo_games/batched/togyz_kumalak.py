@@ -30,15 +30,9 @@ from zoo_games.batched.batch import (
 from zoo_games.batched.rng import Integer
 from zoo_games.core.game import NO_WINNER
 from zoo_games.togyz_kumalak import evaluation, observation, rules
+from zoo_games.togyz_kumalak.holes import HOLES_PER_SIDE, NO_TUZDUK, NUM_HOLES, WINNING_KAZAN
 from zoo_games.togyz_kumalak.observation import BOARD_LENGTH, EFFECTS_PER_SIDE, ENCODINGS
-from zoo_games.togyz_kumalak.rules import (
-    HOLES_PER_SIDE,
-    NO_TUZDUK,
-    NUM_HOLES,
-    WINNING_KAZAN,
-    TogyzKumalakGame,
-    TogyzKumalakState,
-)
+from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 
 KAZAN = 1
 TUZDUK = 3

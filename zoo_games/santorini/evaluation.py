@@ -19,11 +19,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from zoo_games.santorini.cells import NUM_CELLS, UNPLACED
 from zoo_games.santorini.rules import (
     NEIGHBOUR_MASK,
     NEIGHBOURS_ON_BOARD,
-    NUM_CELLS,
-    UNPLACED,
     SantoriniState,
     play_action,
 )

@@ -12,14 +12,9 @@ from __future__ import annotations
 
 import re
 
+from zoo_games.santorini.cells import cell_name
 from zoo_games.santorini.render import PLAYER_COLOUR_NAMES, WORKER_LETTERS
-from zoo_games.santorini.rules import (
-    DIRECTION_NAMES,
-    NEIGHBOUR,
-    PLACEMENT_OFFSET,
-    SantoriniState,
-    cell_name,
-)
+from zoo_games.santorini.rules import DIRECTION_NAMES, NEIGHBOUR, PLACEMENT_OFFSET, SantoriniState
 
 #: Each player by the colour of its workers in the pictures.
 SIDE_NAMES = PLAYER_COLOUR_NAMES

@@ -13,15 +13,8 @@ from collections.abc import MutableSequence, Sequence
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.santorini.rules import (
-    INITIAL_PARTS,
-    NEIGHBOUR,
-    NUM_CELLS,
-    PLAY_ACTIONS,
-    SIZE,
-    UNPLACED,
-    SantoriniState,
-)
+from zoo_games.santorini.cells import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED
+from zoo_games.santorini.rules import NEIGHBOUR, PLAY_ACTIONS, SantoriniState
 
 ENCODINGS = ("planes", "tactics", "workers")
 

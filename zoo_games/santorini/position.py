@@ -8,26 +8,53 @@ top row first, separated by ``/``; the cells of player_0's workers 0 and 1 and p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from zoo_games.core.errors import PositionError, position_fields
-from zoo_games.santorini.rules import (
-    DOME,
-    INITIAL_PARTS,
-    NUM_CELLS,
-    SIZE,
-    UNPLACED,
-    SantoriniState,
-    cell_name,
-)
-
-if TYPE_CHECKING:
-    from zoo_games.santorini.rules import SantoriniGame
+from zoo_games.santorini.cells import DOME, INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED, cell_name
 
 PART_NAMES = ("level-1", "level-2", "level-3", "dome")
 
 
-def format_position(state: SantoriniState) -> str:
+class Variant(Protocol):
+    """What a position is checked against: how the workers are set up."""
+
+    @property
+    def setup(self) -> str:
+        """``"fixed"`` or ``"placement"``."""
+
+
+class Position(Protocol):
+    """What a position string shows of a state."""
+
+    @property
+    def heights(self) -> Sequence[int]:
+        """The height of each cell."""
+
+    @property
+    def workers(self) -> Sequence[int]:
+        """The cells of player_0's workers 0 and 1, then player_1's (``UNPLACED``: none)."""
+
+    @property
+    def mover(self) -> int:
+        """The player to move."""
+
+    @property
+    def parts(self) -> Sequence[int]:
+        """The parts left: level 1, level 2, level 3, dome."""
+
+
+class PositionFields(NamedTuple):
+    """A position read from its string: the rules core makes its state of these, in order."""
+
+    heights: list[int]
+    workers: list[int]
+    mover: int
+    parts: list[int]
+
+
+def format_position(state: Position) -> str:
     """The position string of ``state``."""
     rows = "/".join(
         "".join(str(h) for h in state.heights[row * SIZE : (row + 1) * SIZE]) for row in range(SIZE)
@@ -51,8 +78,11 @@ def parts_used(heights: list[int]) -> list[int]:
     ]
 
 
-def parse_position(game: SantoriniGame, text: str) -> SantoriniState:
-    """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
+def parse_position(game: Variant, text: str) -> PositionFields:
+    """The position ``text`` describes, or a :class:`PositionError` saying what is wrong.
+
+    Whether the mover has a move is the rules core's to say (its ``state_from_position``).
+    """
     fields = position_fields(text, "<heights> <workers> <mover> <parts>", (4,))
     heights_text, workers_text, mover_text, parts_text = fields
     rows = heights_text.split("/")
@@ -73,13 +103,10 @@ def parse_position(game: SantoriniGame, text: str) -> SantoriniState:
             f"player_{workers.index(UNPLACED) // 2} places the next worker, so the mover must be "
             f"{workers.index(UNPLACED) // 2}"
         )
-    state = SantoriniState(game, heights, workers, mover, parts)
-    if not state.legal_actions():
-        raise PositionError(f"player_{mover} has no legal move and build: the game is already over")
-    return state
+    return PositionFields(heights, workers, mover, parts)
 
 
-def _workers(text: str, heights: list[int], game: SantoriniGame) -> list[int]:
+def _workers(text: str, heights: list[int], game: Variant) -> list[int]:
     sides = text.split(";")
     if len(sides) != 2 or any(len(side.split(",")) != 2 for side in sides):
         raise PositionError(f"the workers must be written 'a,b;c,d', got {text!r}")

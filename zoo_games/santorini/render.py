@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from zoo_games.core import drawing
-from zoo_games.santorini.rules import DOME, SIZE, UNPLACED, SantoriniState
+from zoo_games.santorini.cells import DOME, SIZE, UNPLACED
+from zoo_games.santorini.rules import SantoriniState
 
 #: Worker letters: player_0's workers A and B, player_1's workers Y and Z.
 WORKER_LETTERS = ("A", "B", "Y", "Z")

@@ -19,14 +19,18 @@ from collections.abc import Container, Iterable, Sequence
 from itertools import compress
 from typing import Self
 
-from zoo_games.core.errors import check_option
+from zoo_games.core.errors import PositionError, check_option
 from zoo_games.core.game import TERMINAL, Game, GameState, winner_returns
+from zoo_games.santorini.cells import (
+    DOME,
+    INITIAL_PARTS,
+    NUM_CELLS,
+    SIZE,
+    UNPLACED,
+    cell_name,
+)
+from zoo_games.santorini.position import format_position, parse_position
 
-SIZE = 5
-NUM_CELLS = SIZE * SIZE
-DOME = 4
-#: Parts at the start: level 1, level 2, level 3, dome.
-INITIAL_PARTS = (22, 18, 14, 18)
 #: The eight directions in action order: NW, N, NE, W, E, SW, S, SE, as (row, column) steps.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 DIRECTION_NAMES = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
@@ -35,7 +39,6 @@ PLACEMENT_OFFSET = PLAY_ACTIONS
 SETUPS = ("fixed", "placement")
 #: The fixed start: player_0's workers on cells 2 and 22, player_1's on 10 and 14.
 FIXED_WORKERS = (2, 22, 10, 14)
-UNPLACED = -1
 
 
 def _neighbour(cell: int, direction: int) -> int:
@@ -109,12 +112,6 @@ def play_action(worker: int, move: int, build: int) -> int:
     return 64 * worker + 8 * move + build
 
 
-def cell_name(cell: int) -> str:
-    """A cell as ``"r2c4"`` (row, column from the top-left), for readable logs."""
-    row, column = divmod(cell, SIZE)
-    return f"r{row}c{column}"
-
-
 class SantoriniGame(Game):
     """Santorini; ``setup="placement"`` lets the players place their workers first."""
 
@@ -147,9 +144,12 @@ class SantoriniGame(Game):
 
     def state_from_position(self, position: str) -> SantoriniState:
         """Read a position string (its format: :mod:`zoo_games.santorini.position`)."""
-        from zoo_games.santorini.position import parse_position
-
-        return parse_position(self, position)
+        state = SantoriniState(self, *parse_position(self, position))
+        if not state.legal_actions():
+            raise PositionError(
+                f"player_{state.mover} has no legal move and build: the game is already over"
+            )
+        return state
 
 
 class SantoriniState(GameState):
@@ -268,8 +268,6 @@ class SantoriniState(GameState):
 
     def position(self) -> str:
         """The position string (see :mod:`zoo_games.santorini.position`)."""
-        from zoo_games.santorini.position import format_position
-
         return format_position(self)
 
     def action_to_string(self, action: int) -> str:

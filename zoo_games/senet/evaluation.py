@@ -11,7 +11,8 @@ at a chance node it is also the expected score of the throws to come.
 
 from __future__ import annotations
 
-from zoo_games.senet.rules import NUM_HOUSES, OFF, SAFE_HOUSES, SenetState, protected
+from zoo_games.senet.houses import NUM_HOUSES, OFF
+from zoo_games.senet.rules import SAFE_HOUSES, SenetState, protected
 
 #: Weights of the terms; see :func:`evaluate`.
 PROGRESS_WEIGHT = 0.8

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from zoo_games.senet.houses import HAPPINESS, OFF
 from zoo_games.senet.position import SIDE_NAMES
-from zoo_games.senet.rules import HAPPINESS, OFF, PASS, SenetState
+from zoo_games.senet.rules import PASS, SenetState
 
 HELP = (
     "type the house a dancer leaves and the house it reaches, as listed: '14-17', "

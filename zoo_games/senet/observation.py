@@ -10,10 +10,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from zoo_games.senet.houses import EMPTY, NUM_HOUSES, OFF
 from zoo_games.senet.rules import (
-    EMPTY,
-    NUM_HOUSES,
-    OFF,
     Board,
     SenetGame,
     SenetState,

@@ -7,20 +7,11 @@ case the sticks are still to be thrown (a chance node).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from zoo_games.core.errors import PositionError, position_fields
-from zoo_games.senet.rules import (
-    EMPTY,
-    HAPPINESS,
-    NUM_HOUSES,
-    PIECE_OF,
-    WATER,
-    SenetState,
-)
-
-if TYPE_CHECKING:
-    from zoo_games.senet.rules import SenetGame
+from zoo_games.senet.houses import EMPTY, HAPPINESS, NUM_HOUSES, PIECE_OF, WATER
 
 #: Position letters of the two sides, in player order (player_0 = spools).
 SIDE_LETTERS = ("S", "C")
@@ -29,15 +20,52 @@ _CELL_OF_LETTER = {".": EMPTY, "S": PIECE_OF[0], "C": PIECE_OF[1]}
 _LETTER_OF_CELL = {cell: letter for letter, cell in _CELL_OF_LETTER.items()}
 
 
-def format_position(state: SenetState) -> str:
+class Variant(Protocol):
+    """What a position is checked against: the variant's dancers and rule set."""
+
+    @property
+    def num_pieces(self) -> int:
+        """Dancers a side has."""
+
+    @property
+    def skyruk(self) -> bool:
+        """Whether Skyruk's rules are played (else Kendall's)."""
+
+
+class Position(Protocol):
+    """What a position string shows of a state."""
+
+    @property
+    def board(self) -> Sequence[int]:
+        """The houses' codes, indexed by house (index 0 unused)."""
+
+    @property
+    def mover(self) -> int:
+        """The player to move."""
+
+    @property
+    def throw(self) -> int:
+        """The mover's throw, or 0 while the sticks are still to be thrown."""
+
+
+class PositionFields(NamedTuple):
+    """A position read from its string: the rules core makes its state of these, in order."""
+
+    board: list[int]
+    borne_off: list[int]
+    mover: int
+    throw: int
+
+
+def format_position(state: Position) -> str:
     """The position string of ``state``; the throw is left out at a chance node."""
     board = "".join(_LETTER_OF_CELL[state.board[house]] for house in range(1, NUM_HOUSES + 1))
     text = f"{board} {SIDE_LETTERS[state.mover]}"
     return f"{text} {state.throw}" if state.throw else text
 
 
-def parse_position(game: SenetGame, text: str) -> SenetState:
-    """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
+def parse_position(game: Variant, text: str) -> PositionFields:
+    """The position ``text`` describes, or a :class:`PositionError` saying what is wrong."""
     fields = position_fields(text, "<board> <mover> [<throw>]", (2, 3))
     board_text, mover_text = fields[0], fields[1]
     if len(board_text) != NUM_HOUSES:
@@ -75,10 +103,10 @@ def parse_position(game: SenetGame, text: str) -> SenetState:
             )
         borne_off[player] = game.num_pieces - on_board
     _check_special_houses(game, board, mover)
-    return SenetState(game, board, borne_off, mover, throw)
+    return PositionFields(board, borne_off, mover, throw)
 
 
-def _check_special_houses(game: SenetGame, board: list[int], mover: int) -> None:
+def _check_special_houses(game: Variant, board: list[int], mover: int) -> None:
     """Reject dancers on houses where the rules never leave one at a player's turn."""
     if not game.skyruk and board[WATER] != EMPTY:
         raise PositionError(

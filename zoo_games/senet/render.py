@@ -9,10 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from zoo_games.core import drawing
-from zoo_games.senet.position import SIDE_LETTERS, SIDE_NAMES
-from zoo_games.senet.rules import (
+from zoo_games.senet.houses import (
     EMPTY,
-    EXTRA_TURN_THROWS,
     HAPPINESS,
     PIECE_OF,
     RE_ATUM,
@@ -20,8 +18,9 @@ from zoo_games.senet.rules import (
     REBIRTH,
     THREE_TRUTHS,
     WATER,
-    SenetState,
 )
+from zoo_games.senet.position import SIDE_LETTERS, SIDE_NAMES
+from zoo_games.senet.rules import EXTRA_TURN_THROWS, SenetState
 
 #: One-letter marks of the special houses, and their names for the legend.
 HOUSE_MARKS = {

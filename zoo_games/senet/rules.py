@@ -29,16 +29,18 @@ from typing import Protocol, Self, TypeVar
 
 from zoo_games.core.errors import check_option
 from zoo_games.core.game import CHANCE, TERMINAL, Game, GameState, winner_returns
-
-NUM_HOUSES = 30
-REBIRTH = 15
-HAPPINESS = 26
-WATER = 27
-THREE_TRUTHS = 28
-RE_ATUM = 29
-RE_HORAKHTY = 30
-#: Pseudo-house of a dancer that has been borne off.
-OFF = 31
+from zoo_games.senet.houses import (
+    EMPTY,
+    HAPPINESS,
+    NUM_HOUSES,
+    OFF,
+    PIECE_OF,
+    RE_HORAKHTY,
+    REBIRTH,
+    THREE_TRUTHS,
+    WATER,
+)
+from zoo_games.senet.position import format_position, parse_position
 
 
 def is_safe_house(house: int) -> bool:
@@ -70,9 +72,6 @@ THROW_PROBABILITIES: tuple[tuple[int, float], ...] = (
 EXTRA_TURN_THROWS = frozenset({1, 4, 5})
 
 PASS = 0
-EMPTY = 0
-#: Board codes: ``board[house]`` is EMPTY or ``player + 1``.
-PIECE_OF = (1, 2)
 #: Where a move from the last houses goes when it is not legal.
 NO_MOVE = -1
 
@@ -194,9 +193,7 @@ class SenetGame(Game):
 
     def state_from_position(self, position: str) -> SenetState:
         """Read a ``"<board> <mover> [<throw>]"`` position (see :mod:`zoo_games.senet.position`)."""
-        from zoo_games.senet.position import parse_position
-
-        return parse_position(self, position)
+        return SenetState(self, *parse_position(self, position))
 
 
 class SenetState(GameState):
@@ -345,8 +342,6 @@ class SenetState(GameState):
 
     def position(self) -> str:
         """``"<board> <mover> <throw>"``, the throw left out while it is still to be thrown."""
-        from zoo_games.senet.position import format_position
-
         return format_position(self)
 
     def action_to_string(self, action: int) -> str:

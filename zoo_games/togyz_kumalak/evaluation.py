@@ -12,13 +12,8 @@ cannot, which lets search agents ask at every node.
 
 from __future__ import annotations
 
-from zoo_games.togyz_kumalak.rules import (
-    HOLES_PER_SIDE,
-    NO_TUZDUK,
-    NUM_HOLES,
-    WINNING_KAZAN,
-    TogyzKumalakState,
-)
+from zoo_games.togyz_kumalak.holes import HOLES_PER_SIDE, NO_TUZDUK, NUM_HOLES, WINNING_KAZAN
+from zoo_games.togyz_kumalak.rules import TogyzKumalakState
 
 #: Balls a tuzduk is expected to collect after it is made (about one every few moves over
 #: the rest of a game); counted like balls already in the kazan.

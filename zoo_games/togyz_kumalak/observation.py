@@ -14,14 +14,14 @@ from collections.abc import MutableSequence
 import numpy as np
 from gymnasium import spaces
 
-from zoo_games.togyz_kumalak.rules import (
+from zoo_games.togyz_kumalak.holes import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
     NUM_HOLES,
     TOTAL_BALLS,
     WINNING_KAZAN,
-    TogyzKumalakState,
 )
+from zoo_games.togyz_kumalak.rules import TogyzKumalakState
 
 ENCODINGS = ("board", "tesauro", "captures")
 BOARD_LENGTH = 4 * HOLES_PER_SIDE + 3  # 39

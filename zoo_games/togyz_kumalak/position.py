@@ -6,26 +6,60 @@ to 9, a ball count or ``X`` for a tuzduk (a hole of that row owned by the other 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Container, Sequence
+from typing import NamedTuple, Protocol
 
 from zoo_games.core.errors import PositionError, position_fields
-from zoo_games.togyz_kumalak.rules import (
+from zoo_games.togyz_kumalak.holes import (
     HOLES_PER_SIDE,
     NO_TUZDUK,
     TOTAL_BALLS,
     WINNING_KAZAN,
-    TogyzKumalakState,
     hole_number,
 )
-
-if TYPE_CHECKING:
-    from zoo_games.togyz_kumalak.rules import TogyzKumalakGame
 
 SIDE_LETTERS = ("W", "B")
 SIDE_NAMES = ("White", "Black")
 
 
-def format_position(state: TogyzKumalakState) -> str:
+class Variant(Protocol):
+    """What a position is checked against: whether 82 balls end the game."""
+
+    @property
+    def stop_at_majority(self) -> bool:
+        """Whether a kazan of 82 balls wins at once."""
+
+
+class Position(Protocol):
+    """What a position string shows of a state."""
+
+    @property
+    def holes(self) -> Sequence[int]:
+        """The balls of the 18 holes, White's row first."""
+
+    @property
+    def kazans(self) -> Sequence[int]:
+        """The balls of White's and Black's kazans."""
+
+    @property
+    def tuzduk(self) -> Container[int]:
+        """The board hole of each player's tuzduk, or ``NO_TUZDUK``."""
+
+    @property
+    def mover(self) -> int:
+        """The player to move."""
+
+
+class PositionFields(NamedTuple):
+    """A position read from its string: the rules core makes its state of these, in order."""
+
+    holes: list[int]
+    kazans: list[int]
+    tuzduk: list[int]
+    mover: int
+
+
+def format_position(state: Position) -> str:
     """The position string of ``state``."""
     rows = []
     for side in (0, 1):
@@ -40,8 +74,11 @@ def format_position(state: TogyzKumalakState) -> str:
     return f"{rows[0]}/{rows[1]} {kazans[0]} {kazans[1]} {SIDE_LETTERS[state.mover]}"
 
 
-def parse_position(game: TogyzKumalakGame, text: str) -> TogyzKumalakState:
-    """The state described by ``text``, or a :class:`PositionError` saying what is wrong."""
+def parse_position(game: Variant, text: str) -> PositionFields:
+    """The position ``text`` describes, or a :class:`PositionError` saying what is wrong.
+
+    Whether the mover has a move is the rules core's to say (its ``state_from_position``).
+    """
     fields = position_fields(
         text, "<white holes>/<black holes> <white kazan> <black kazan> <mover>", (4,)
     )
@@ -88,16 +125,12 @@ def parse_position(game: TogyzKumalakGame, text: str) -> TogyzKumalakState:
         )
     if mover_text not in SIDE_LETTERS:
         raise PositionError(f"the mover must be 'W' or 'B', got {mover_text!r}")
-    state = TogyzKumalakState(game, holes, kazans, tuzduk, SIDE_LETTERS.index(mover_text))
+    mover = SIDE_LETTERS.index(mover_text)
     if game.stop_at_majority and max(kazans) >= WINNING_KAZAN:
         raise PositionError(
             f"a kazan already holds {max(kazans)} balls (82 win): the game is already over"
         )
-    if not state.legal_actions():
-        raise PositionError(
-            f"{SIDE_NAMES[state.mover]} has no ball to sow (atsis kalu): the game is already over"
-        )
-    return state
+    return PositionFields(holes, kazans, tuzduk, mover)
 
 
 def _count(entry: str, what: str) -> int:

@@ -10,8 +10,9 @@ import numpy as np
 
 from zoo_games.core import drawing
 from zoo_games.core.game import DRAW
+from zoo_games.togyz_kumalak.holes import HOLES_PER_SIDE
 from zoo_games.togyz_kumalak.position import SIDE_NAMES
-from zoo_games.togyz_kumalak.rules import HOLES_PER_SIDE, TogyzKumalakState
+from zoo_games.togyz_kumalak.rules import TogyzKumalakState
 
 
 def status_line(state: TogyzKumalakState) -> str:

@@ -21,16 +21,19 @@ from collections.abc import Iterable, Sequence
 from itertools import compress
 from typing import Self
 
-from zoo_games.core.errors import check_option
+from zoo_games.core.errors import PositionError, check_option
 from zoo_games.core.game import DRAW, NO_WINNER, TERMINAL, Game, GameState, winner_returns
+from zoo_games.togyz_kumalak.holes import (
+    BALLS_PER_HOLE,
+    HOLES_PER_SIDE,
+    NO_TUZDUK,
+    NUM_HOLES,
+    TOTAL_BALLS,
+    WINNING_KAZAN,
+    hole_number,
+)
+from zoo_games.togyz_kumalak.position import SIDE_NAMES, format_position, parse_position
 
-HOLES_PER_SIDE = 9
-NUM_HOLES = 2 * HOLES_PER_SIDE
-BALLS_PER_HOLE = 9
-TOTAL_BALLS = NUM_HOLES * BALLS_PER_HOLE  # 162
-#: A kazan holding this many balls has won: more than half of the 162.
-WINNING_KAZAN = TOTAL_BALLS // 2 + 1  # 82
-NO_TUZDUK = -1
 #: ``bytes.translate`` tables adding ``n`` balls to every hole of a stretch of ``holes``.
 ADD = tuple(
     bytes((count + n) % 256 for count in range(256)) for n in range(TOTAL_BALLS // NUM_HOLES + 1)
@@ -42,16 +45,6 @@ ACTIONS = tuple(range(HOLES_PER_SIDE))
 EMPTY_ROW = NO_ACTIONS = bytes(HOLES_PER_SIDE)
 #: ``bytes.translate`` table: a hole's count -> 1 if it holds balls (a legal action).
 HOLDS_BALLS = bytes([0] + [1] * 255)
-
-
-def side_of(hole: int) -> int:
-    """The player whose row holds board hole ``hole`` (0 White, 1 Black)."""
-    return hole // HOLES_PER_SIDE
-
-
-def hole_number(hole: int) -> int:
-    """The number (1-9) of board hole ``hole`` in its own row."""
-    return hole % HOLES_PER_SIDE + 1
 
 
 def tuzduk_allowed(number: int, made: bool, theirs_made: bool, their_number: int) -> bool:
@@ -176,9 +169,13 @@ class TogyzKumalakGame(Game):
 
     def state_from_position(self, position: str) -> TogyzKumalakState:
         """Read a ``"<white>/<black> <white kazan> <black kazan> <mover>"`` position."""
-        from zoo_games.togyz_kumalak.position import parse_position
-
-        return parse_position(self, position)
+        state = TogyzKumalakState(self, *parse_position(self, position))
+        if not state.legal_actions():
+            raise PositionError(
+                f"{SIDE_NAMES[state.mover]} has no ball to sow (atsis kalu): the game is "
+                "already over"
+            )
+        return state
 
 
 class TogyzKumalakState(GameState):
@@ -270,8 +267,6 @@ class TogyzKumalakState(GameState):
 
     def position(self) -> str:
         """The position string (see :mod:`zoo_games.togyz_kumalak.position`)."""
-        from zoo_games.togyz_kumalak.position import format_position
-
         return format_position(self)
 
     def action_to_string(self, action: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Self
 
 from zoo_games.core.game import TERMINAL, Game, GameState, winner_returns
+from zoo_games.stones.position import format_position, parse_position
 
 #: Stones one turn may take; action ``a`` takes ``a + 1``.
 MOST_TAKEN = 3
@@ -24,9 +25,7 @@ class StonesGame(Game):
         return StonesState(self, self.stones, mover=0)
 
     def state_from_position(self, position: str) -> StonesState:
-        from zoo_games.stones.position import parse_position
-
-        return parse_position(self, position)
+        return StonesState(self, *parse_position(self, position))
 
     def options(self) -> dict[str, object]:
         return {"stones": self.stones}
@@ -63,8 +62,6 @@ class StonesState(GameState):
         return type(self)(self.game, self.stones, self.mover)
 
     def position(self) -> str:
-        from zoo_games.stones.position import format_position
-
         return format_position(self)
 
     def action_to_string(self, action: int) -> str:

@@ -9,6 +9,7 @@ Placing a worker (the placement set-up) is one click on its cell.
 
 from __future__ import annotations
 
+from zoo_games.santorini.cells import DOME, SIZE, UNPLACED, cell_name
 from zoo_games.santorini.moves import SIDE_NAMES, move_names
 from zoo_games.santorini.render import (
     DOME_BLUE,
@@ -19,15 +20,7 @@ from zoo_games.santorini.render import (
     WORKER_LETTERS,
     status_line,
 )
-from zoo_games.santorini.rules import (
-    DOME,
-    NEIGHBOUR,
-    PLACEMENT_OFFSET,
-    SIZE,
-    UNPLACED,
-    SantoriniState,
-    cell_name,
-)
+from zoo_games.santorini.rules import NEIGHBOUR, PLACEMENT_OFFSET, SantoriniState
 from zoo_games.web.boards import svg
 
 CELL = 80

@@ -9,10 +9,11 @@ on ``pass`` beside the sticks.
 
 from __future__ import annotations
 
+from zoo_games.senet.houses import OFF, PIECE_OF
 from zoo_games.senet.moves import move_names
 from zoo_games.senet.position import SIDE_LETTERS, SIDE_NAMES
 from zoo_games.senet.render import BOARD_ROWS, HOUSE_MARKS, status_line
-from zoo_games.senet.rules import OFF, PASS, PIECE_OF, SenetState
+from zoo_games.senet.rules import PASS, SenetState
 from zoo_games.web.boards import svg
 
 CELL = 64

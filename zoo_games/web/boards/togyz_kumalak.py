@@ -7,9 +7,10 @@ red hole marked X with its owner's name. A move is one click, on the hole to sow
 
 from __future__ import annotations
 
+from zoo_games.togyz_kumalak.holes import HOLES_PER_SIDE
 from zoo_games.togyz_kumalak.position import SIDE_NAMES
 from zoo_games.togyz_kumalak.render import status_line
-from zoo_games.togyz_kumalak.rules import HOLES_PER_SIDE, TogyzKumalakState
+from zoo_games.togyz_kumalak.rules import TogyzKumalakState
 from zoo_games.web.boards import svg
 
 PIT = 60
