@@ -17,7 +17,7 @@ from zoo_games.santorini.cells import DOME, INITIAL_PARTS, NUM_CELLS, SIZE, UNPL
 PART_NAMES = ("level-1", "level-2", "level-3", "dome")
 
 
-class Variant(Protocol):
+class SantoriniOptions(Protocol):
     """What a position is checked against: how the workers are set up."""
 
     @property
@@ -78,7 +78,7 @@ def parts_used(heights: list[int]) -> list[int]:
     ]
 
 
-def parse_position(game: Variant, text: str) -> PositionFields:
+def parse_position(game: SantoriniOptions, text: str) -> PositionFields:
     """The position ``text`` describes, or a :class:`PositionError` saying what is wrong.
 
     Whether the mover has a move is the rules core's to say (its ``state_from_position``).
@@ -106,7 +106,7 @@ def parse_position(game: Variant, text: str) -> PositionFields:
     return PositionFields(heights, workers, mover, parts)
 
 
-def _workers(text: str, heights: list[int], game: Variant) -> list[int]:
+def _workers(text: str, heights: list[int], game: SantoriniOptions) -> list[int]:
     sides = text.split(";")
     if len(sides) != 2 or any(len(side.split(",")) != 2 for side in sides):
         raise PositionError(f"the workers must be written 'a,b;c,d', got {text!r}")

@@ -20,7 +20,7 @@ _CELL_OF_LETTER = {".": EMPTY, "S": PIECE_OF[0], "C": PIECE_OF[1]}
 _LETTER_OF_CELL = {cell: letter for letter, cell in _CELL_OF_LETTER.items()}
 
 
-class Variant(Protocol):
+class SenetOptions(Protocol):
     """What a position is checked against: the variant's dancers and rule set."""
 
     @property
@@ -64,7 +64,7 @@ def format_position(state: Position) -> str:
     return f"{text} {state.throw}" if state.throw else text
 
 
-def parse_position(game: Variant, text: str) -> PositionFields:
+def parse_position(game: SenetOptions, text: str) -> PositionFields:
     """The position ``text`` describes, or a :class:`PositionError` saying what is wrong."""
     fields = position_fields(text, "<board> <mover> [<throw>]", (2, 3))
     board_text, mover_text = fields[0], fields[1]
@@ -106,7 +106,7 @@ def parse_position(game: Variant, text: str) -> PositionFields:
     return PositionFields(board, borne_off, mover, throw)
 
 
-def _check_special_houses(game: Variant, board: list[int], mover: int) -> None:
+def _check_special_houses(game: SenetOptions, board: list[int], mover: int) -> None:
     """Reject dancers on houses where the rules never leave one at a player's turn."""
     if not game.skyruk and board[WATER] != EMPTY:
         raise PositionError(

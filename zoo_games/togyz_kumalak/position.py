@@ -22,7 +22,7 @@ SIDE_LETTERS = ("W", "B")
 SIDE_NAMES = ("White", "Black")
 
 
-class Variant(Protocol):
+class TogyzKumalakOptions(Protocol):
     """What a position is checked against: whether 82 balls end the game."""
 
     @property
@@ -74,7 +74,7 @@ def format_position(state: Position) -> str:
     return f"{rows[0]}/{rows[1]} {kazans[0]} {kazans[1]} {SIDE_LETTERS[state.mover]}"
 
 
-def parse_position(game: Variant, text: str) -> PositionFields:
+def parse_position(game: TogyzKumalakOptions, text: str) -> PositionFields:
     """The position ``text`` describes, or a :class:`PositionError` saying what is wrong.
 
     Whether the mover has a move is the rules core's to say (its ``state_from_position``).
