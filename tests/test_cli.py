@@ -131,6 +131,11 @@ TRAIN_MISTAKES = [
     (["--seed", "-1"], "a seed must be 0 or more"),
     (["--address", "foo"], "a Ray cluster address is"),
     (["--address", "localhost:99999"], "a Ray cluster address is"),
+    (["--hidden"], "expected at least one argument"),
+    (["--hidden", "64", "0"], "must be 1 or more"),
+    (["--lr", "0"], "must be more than 0"),
+    (["--lr", "fast"], "expected a number, got 'fast'"),
+    (["--entropy-coeff", "-0.1"], "must be 0 or more"),
 ]
 
 
@@ -166,6 +171,20 @@ def test_train_refuses_to_replace_a_run(capsys, tmp_path, no_training) -> None:
     (tmp_path / "metrics.csv").write_text("iteration,minutes\n1,0.5\n")
     line = refused(capsys, ["train", "santorini-fixed", "--output", str(tmp_path)])
     assert "already holds a run" in line
+
+
+@needs_rllib
+def test_ppo_train_starts_with_the_network_and_loss_options(tmp_path, monkeypatch) -> None:
+    import zoo_games.rllib.train
+
+    started = []
+    monkeypatch.setattr(zoo_games.rllib.train, "train", started.append)
+    argv = ["train", "togyz-kumalak", "--iterations", "2", "--output", str(tmp_path / "r")]
+    argv += ["--hidden", "256", "256", "--lr", "0.001", "--entropy-coeff", "0.03"]
+    assert main(argv) == 0
+    (settings,) = started
+    assert (settings.hidden, settings.lr, settings.entropy_coeff) == ([256, 256], 0.001, 0.03)
+    assert settings.iterations == 2 and settings.output_dir == str(tmp_path / "r")
 
 
 @needs_rllib
@@ -224,6 +243,8 @@ def alphazero_runs(monkeypatch):
         (["--convolutions", "8"], "convolutions read a board of planes"),
         (["--search-value-weight", "1.5"], "must be from 0 to 1, got 1.5"),
         (["--search-value-weight", "half"], "expected a number, got 'half'"),
+        (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
+        (["--lr", "-1"], "must be more than 0"),
     ],
 )
 @needs_alphazero
@@ -247,11 +268,12 @@ def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra)
 def test_alphazero_train_starts_with_the_options_and_the_command(tmp_path, alphazero_runs):
     argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--games", "64"]
     argv += ["--simulations", "8", "--iterations", "3", "--output", str(tmp_path / "r")]
-    argv += ["--search-value-weight", "0.5"]
+    argv += ["--search-value-weight", "0.5", "--hidden", "64", "32", "--lr", "0.002"]
     assert main(argv) == 0
     (settings,) = alphazero_runs
     assert (settings.variant, settings.games, settings.simulations) == ("togyz-kumalak", 64, 8)
     assert settings.search_value_weight == 0.5
+    assert settings.hidden == [64, 32] and settings.lr == 0.002
     assert settings.iterations == 3 and settings.output_dir == str(tmp_path / "r")
     assert settings.command == "zoo-games " + " ".join(argv)
 

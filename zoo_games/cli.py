@@ -62,11 +62,19 @@ def seconds(text: str) -> float:
     return value
 
 
-def minutes(text: str) -> float:
-    """A finite, positive number of minutes."""
+def positive_number(text: str) -> float:
+    """A finite number above 0 (minutes, a learning rate)."""
     value = _number(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number of 0 or more (a loss coefficient)."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
     return value
 
 
@@ -188,6 +196,9 @@ TRAIN_OPTIONS = {
     "engine": "engine",
     "env_runners": "env_runners",
     "envs_per_runner": "envs_per_env_runner",
+    "hidden": "hidden",
+    "lr": "lr",
+    "entropy_coeff": "entropy_coeff",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -207,6 +218,8 @@ ALPHAZERO_OPTIONS = {
     "guard": "guard",
     "convolutions": "convolutions",
     "search_value_weight": "search_value_weight",
+    "hidden": "hidden",
+    "lr": "lr",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -371,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument(
         "--algorithm", choices=tuple(ALGORITHM_OPTIONS), help="ppo (default) or alphazero"
     )
-    training.add_argument("--minutes", type=minutes, help="training time budget")
+    training.add_argument("--minutes", type=positive_number, help="training time budget")
     training.add_argument("--iterations", type=at_least(1), help="stop after this many instead")
     training.add_argument(
         "--output",
@@ -412,6 +425,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SHARE",
         help="alphazero: the value target's share of the search's root value, the rest the "
         "game's outcome (default 0)",
+    )
+    training.add_argument(
+        "--hidden",
+        type=at_least(1),
+        nargs="+",
+        metavar="SIZE",
+        help="widths of the network's hidden layers, e.g. 256 256",
+    )
+    training.add_argument(
+        "--lr",
+        type=positive_number,
+        help="learning rate (alphazero: the first, falling over the run)",
+    )
+    training.add_argument(
+        "--entropy-coeff",
+        type=non_negative_number,
+        help="ppo: weight of the policy's entropy bonus in the loss",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
@@ -489,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     serving.add_argument("--port", type=port, default=8000, help="port to listen on (8000)")
     serving.add_argument(
         "--move-seconds",
-        type=minutes,
+        type=positive_number,
         default=MOVE_SECONDS,
         metavar="S",
         help=f"the most an agent may think about one move, in seconds ({MOVE_SECONDS:g})",
@@ -503,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serving.add_argument(
         "--idle-minutes",
-        type=minutes,
+        type=positive_number,
         default=IDLE_MINUTES,
         metavar="M",
         help=f"a game is dropped after this long without a request ({IDLE_MINUTES:g})",

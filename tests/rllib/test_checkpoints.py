@@ -88,6 +88,21 @@ def test_a_resume_the_checkpoint_cannot_continue_is_refused(tmp_path, overrides,
         TrainSettings(output_dir=str(run), resume=True, **asked).checked()
 
 
+@pytest.mark.parametrize(
+    ("changed", "message"),
+    [
+        ({"lr": 0.001}, "with lr 0.001: it was trained with lr 0.0003"),
+        ({"entropy_coeff": 0.03}, "with entropy_coeff 0.03: it was trained with entropy_coeff"),
+    ],
+)
+def test_a_resume_keeps_the_runs_learning_rate_and_entropy_bonus(tmp_path, changed, message):
+    run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
+    TrainSettings(output_dir=str(run), resume=True, **asked).checked()  # the defaults: the same
+    with pytest.raises(ValueError, match="cannot resume the run in .*" + message):
+        TrainSettings(output_dir=str(run), resume=True, **asked, **changed).checked()
+
+
 def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
     run = saved_run(tmp_path, algorithm="alphazero")
     with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):

@@ -32,6 +32,11 @@ from zoo_games.training.budget import Budget
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"resume": True}, "nothing to resume"),
         ({"engine": "gpu"}, "unknown engine 'gpu': choose one of batched, env"),
+        ({"hidden": []}, r"hidden must be one or more layer sizes of 1 or more, got \[\]"),
+        ({"hidden": [64, 0]}, "hidden must be one or more layer sizes"),
+        ({"lr": 0.0}, "lr must be more than 0"),
+        ({"lr": float("inf")}, "lr must be more than 0"),
+        ({"entropy_coeff": -0.01}, "entropy_coeff must be 0 or more"),
     ],
 )
 def test_settings_that_train_nothing_are_refused(tmp_path, overrides, message):

@@ -17,6 +17,7 @@ from zoo_games.training.checkpoints import (
     recover,
     saved_run,
 )
+from zoo_games.training.checks import are_sizes, check_hidden, check_positive
 from zoo_games.training.evaluation import check_evaluation
 from zoo_games.training.folders import check_creatable, new_run_folder
 
@@ -135,9 +136,7 @@ class AlphaZeroSettings:
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise ValueError(f"{name} must be an integer, {minimum} or more, got {value!r}")
         for name in ("replay_ratio", "lr"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be more than 0, got {value}")
+            check_positive(name, getattr(self, name))
         if not (0 < self.final_lr_fraction <= 1):
             raise ValueError(
                 f"final_lr_fraction must be more than 0 and at most 1, got {self.final_lr_fraction}"
@@ -148,10 +147,7 @@ class AlphaZeroSettings:
             )
         if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
             raise ValueError(f"weight_decay must be 0 or more, got {self.weight_decay}")
-        if not self.hidden or not are_sizes(self.hidden):
-            raise ValueError(
-                f"hidden must be one or more layer sizes of 1 or more, got {self.hidden}"
-            )
+        check_hidden(self.hidden)
         if not are_sizes(self.convolutions):
             raise ValueError(
                 f"convolutions must be channel counts of 1 or more, got {self.convolutions}"
@@ -194,10 +190,3 @@ class AlphaZeroSettings:
                     f"trained with {name} {saved.get(name)!r}"
                 )
         check_budget_left(output, self.budget)
-
-
-def are_sizes(values: list[int]) -> bool:
-    """Whether every value is an integer of 1 or more (a layer's width, a channel count)."""
-    return all(
-        not isinstance(size, bool) and isinstance(size, int) and size >= 1 for size in values
-    )

@@ -50,6 +50,7 @@ from zoo_games.training.checkpoints import (
     trained_rows,
     write_metrics,
 )
+from zoo_games.training.checks import check_hidden, check_positive
 from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
@@ -163,6 +164,10 @@ class TrainSettings:
             value = getattr(self, name)
             if value < minimum:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        check_hidden(self.hidden)
+        check_positive("lr", self.lr)
+        if not (math.isfinite(self.entropy_coeff) and self.entropy_coeff >= 0):
+            raise ValueError(f"entropy_coeff must be 0 or more, got {self.entropy_coeff}")
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
             recover(output)
@@ -187,12 +192,18 @@ class TrainSettings:
         )
 
     def run_settings(self) -> dict[str, Any]:
-        """What a checkpoint of these settings can only be continued with."""
+        """What a checkpoint of these settings can only be continued with.
+
+        The learning rate and the entropy coefficient too: a resumed run goes on as it was
+        trained, rather than mixing settings within one run's curve without saying so.
+        """
         return {
             "variant": self.variant,
             "engine": self.engine,
             "shared_policy": self.shared_policy,
             "hidden": list(self.hidden),
+            "lr": self.lr,
+            "entropy_coeff": self.entropy_coeff,
         }
 
 

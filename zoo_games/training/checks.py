@@ -1,0 +1,29 @@
+"""Checks of the settings both trainers share: the network's layers and the learning rate.
+
+PPO's :class:`~zoo_games.rllib.train.TrainSettings` and AlphaZero's
+:class:`~zoo_games.alphazero.settings.AlphaZeroSettings` refuse the same mistakes with the same
+words, before any work starts.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def are_sizes(values: list[int]) -> bool:
+    """Whether every value is an integer of 1 or more (a layer's width, a channel count)."""
+    return all(
+        not isinstance(size, bool) and isinstance(size, int) and size >= 1 for size in values
+    )
+
+
+def check_hidden(hidden: list[int]) -> None:
+    """``ValueError`` unless ``hidden`` is one or more layer widths of 1 or more."""
+    if not hidden or not are_sizes(hidden):
+        raise ValueError(f"hidden must be one or more layer sizes of 1 or more, got {hidden}")
+
+
+def check_positive(name: str, value: float) -> None:
+    """``ValueError`` unless ``value`` is a finite number above 0 (a learning rate, a ratio)."""
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be more than 0, got {value}")
