@@ -54,14 +54,6 @@ def at_least(minimum: int) -> Callable[[str], int]:
     return count
 
 
-def seconds(text: str) -> float:
-    """A finite number of seconds, 0 or more."""
-    value = _number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
 def positive_number(text: str) -> float:
     """A finite number above 0 (minutes, a learning rate)."""
     value = _number(text)
@@ -71,7 +63,7 @@ def positive_number(text: str) -> float:
 
 
 def non_negative_number(text: str) -> float:
-    """A finite number of 0 or more (a loss coefficient)."""
+    """A finite number of 0 or more (seconds, a loss coefficient)."""
     value = _number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
@@ -367,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=seed, default=0, help="seed of the game and of the agents")
     demo.add_argument(
         "--delay",
-        type=seconds,
+        type=non_negative_number,
         help="seconds to wait after each move (default: 0.5 at a terminal, 0 when piped)",
     )
     demo.add_argument("--gif", type=gif_file, help="also write a picture of every move to a GIF")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,12 @@ from zoo_games.training.checkpoints import (
     recover,
     saved_run,
 )
-from zoo_games.training.checks import are_sizes, check_hidden, check_positive
+from zoo_games.training.checks import (
+    are_sizes,
+    check_hidden,
+    check_non_negative,
+    check_positive,
+)
 from zoo_games.training.evaluation import check_evaluation
 from zoo_games.training.folders import check_creatable, new_run_folder
 
@@ -145,8 +149,7 @@ class AlphaZeroSettings:
             raise ValueError(
                 f"search_value_weight must be from 0 to 1, got {self.search_value_weight}"
             )
-        if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
-            raise ValueError(f"weight_decay must be 0 or more, got {self.weight_decay}")
+        check_non_negative("weight_decay", self.weight_decay)
         check_hidden(self.hidden)
         if not are_sizes(self.convolutions):
             raise ValueError(

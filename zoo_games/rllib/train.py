@@ -50,7 +50,7 @@ from zoo_games.training.checkpoints import (
     trained_rows,
     write_metrics,
 )
-from zoo_games.training.checks import check_hidden, check_positive
+from zoo_games.training.checks import check_hidden, check_non_negative, check_positive
 from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
@@ -166,8 +166,7 @@ class TrainSettings:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
-        if not (math.isfinite(self.entropy_coeff) and self.entropy_coeff >= 0):
-            raise ValueError(f"entropy_coeff must be 0 or more, got {self.entropy_coeff}")
+        check_non_negative("entropy_coeff", self.entropy_coeff)
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
             recover(output)

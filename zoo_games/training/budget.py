@@ -8,8 +8,9 @@ ask :func:`share_spent`, so they can never disagree about when a run is over.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+from zoo_games.training.checks import check_positive
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,7 @@ class Budget:
     def check(self) -> None:
         """``ValueError`` unless the budget trains something: 1 iteration or more, or minutes."""
         if self.iterations is None:
-            if not (math.isfinite(self.minutes) and self.minutes > 0):
-                raise ValueError(f"minutes must be more than 0, got {self.minutes}")
+            check_positive("minutes", self.minutes)
         elif self.iterations < 1:
             raise ValueError(f"iterations must be 1 or more, got {self.iterations}")
 

@@ -1,4 +1,4 @@
-"""Checks of the settings both trainers share: the network's layers and the learning rate.
+"""Checks of the settings both trainers share: the network's layers, rates and coefficients.
 
 PPO's :class:`~zoo_games.rllib.train.TrainSettings` and AlphaZero's
 :class:`~zoo_games.alphazero.settings.AlphaZeroSettings` refuse the same mistakes with the same
@@ -27,3 +27,9 @@ def check_positive(name: str, value: float) -> None:
     """``ValueError`` unless ``value`` is a finite number above 0 (a learning rate, a ratio)."""
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be more than 0, got {value}")
+
+
+def check_non_negative(name: str, value: float) -> None:
+    """``ValueError`` unless ``value`` is a finite number of 0 or more (a loss coefficient)."""
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{name} must be 0 or more, got {value}")
