@@ -191,6 +191,7 @@ TRAIN_OPTIONS = {
     "hidden": "hidden",
     "lr": "lr",
     "entropy_coeff": "entropy_coeff",
+    "greedy_share": "greedy_share",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -434,6 +435,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--entropy-coeff",
         type=non_negative_number,
         help="ppo: weight of the policy's entropy bonus in the loss",
+    )
+    training.add_argument(
+        "--greedy-share",
+        type=share,
+        metavar="SHARE",
+        help="ppo, batched engine: share of the games (0 to 1) in which greedy plays one seat",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"

@@ -14,6 +14,9 @@ each game's next decision is read from its position (``engine.state(game).throw`
 finished game, the first throw of the next), and the environment's chance sampler is replaced
 by one that hands these out in order, checking each is a possible outcome. The two paths then
 play the same games, and everything else is compared as for the other games.
+
+With greedy playing one seat in some games (``greedy_share``), the other seats' chunks are
+compared the same way, and greedy's seats must make none.
 """
 
 from __future__ import annotations
@@ -58,15 +61,17 @@ class EngineThrows:
         return throw
 
 
-def play_batched(label: str, seed: int):
-    """Games on the batched engine: the built chunks, and per game its actions and throws."""
-    games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True)
+def play_batched(label: str, seed: int, greedy_share: float = 0.0):
+    """Games on the batched engine: the built chunks, per game its actions and throws, and
+    the seat greedy plays in each game (-1: none)."""
+    games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True, greedy_share=greedy_share)
     env = TurnBasedMultiAgentEnv({"variant": label})
     builder = EpisodeBuilder(
         GAMES,
         {agent: env.get_observation_space(agent) for agent in AGENTS},
         {agent: env.get_action_space(agent) for agent in AGENTS},
         shared,
+        opponent_seat=games.greedy_seat,
     )
     rng = np.random.default_rng(seed)
     is_senet = games.engine.game.name == "senet"
@@ -84,6 +89,7 @@ def play_batched(label: str, seed: int):
         for t in range(ROLLOUT_STEPS):
             rollout.observe(t, games.observation, games.action_mask, games.current_player)
             actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in games.action_mask])
+            games.play_greedy(actions, np.flatnonzero(games.greedy_to_move()))
             # Marked outputs: each decision's "logp" is its action, to check they stay paired.
             outputs = {
                 Columns.ACTION_LOGP: actions.astype(np.float32),
@@ -99,7 +105,7 @@ def play_batched(label: str, seed: int):
             rollout.record(t, actions, outputs, step)
         rollout.observe(ROLLOUT_STEPS, games.observation, games.action_mask, games.current_player)
         chunks.extend(builder.build(rollout))
-    return chunks, actions_of, movers_of, throws_of
+    return chunks, actions_of, movers_of, throws_of, games.greedy_seat.tolist()
 
 
 def stitched(chunks: list[MultiAgentEpisode]) -> list[dict[str, dict[str, np.ndarray]]]:
@@ -115,6 +121,8 @@ def stitched(chunks: list[MultiAgentEpisode]) -> list[dict[str, dict[str, np.nda
         seats = {}
         for agent in AGENTS:
             pieces = [part.agent_episodes[agent] for part in parts if agent in part.agent_episodes]
+            if not pieces:
+                continue  # a seat greedy played
             observations = [pieces[0].get_observations()]
             observations += [
                 {k: v[1:] for k, v in p.get_observations().items()} for p in pieces[1:]
@@ -177,9 +185,34 @@ def replay(label, actions, movers, throws):
 
 @pytest.mark.parametrize("label", LABELS)
 def test_batched_episodes_equal_the_environment_paths(label):
-    chunks, actions_of, movers_of, throws_of = play_batched(label, seed=LABELS.index(label))
+    built, compared, enders, extra_turns = compare_with_the_environment(label, greedy_share=0.0)
+    assert compared >= 2 * GAMES
+    assert enders == set(AGENTS)  # games ended on either seat's move
+    # Games ran across several chunks (and so across waiting actions).
+    assert any(len(seats[AGENTS[0]]["lengths"]) > 1 for seats in built)
+    if label.startswith("senet"):
+        assert extra_turns > 0  # the same seat acted twice in a row
+
+
+@pytest.mark.parametrize("label", ["senet-kendall-5", "togyz-kumalak", "santorini-fixed"])
+def test_seats_greedy_plays_make_no_chunks_and_the_others_are_the_environments(label):
+    built, compared, enders, _ = compare_with_the_environment(label, greedy_share=0.5)
+    assert compared >= 2 * GAMES
+    assert enders == set(AGENTS)
+    assert any(len(seats) == 1 for seats in built)  # games against greedy
+    assert any(len(seats) == 2 for seats in built)  # self-play games
+
+
+def compare_with_the_environment(label: str, greedy_share: float):
+    """Play, build and replay ``label``'s games; compare every built seat with the replay's.
+
+    Returns the built games, how many were compared, which seats ended games and how many
+    times a seat moved twice in a row.
+    """
+    seed = LABELS.index(label)
+    chunks, actions_of, movers_of, throws_of, greedy_seat = play_batched(label, seed, greedy_share)
     built = stitched(chunks)
-    by_record: dict[bytes, MultiAgentEpisode] = {}
+    by_record: dict[tuple[str, bytes], tuple[MultiAgentEpisode, int]] = {}
     compared, enders, extra_turns = 0, set(), 0
     for game in range(GAMES):
         expected, ends = replay(label, actions_of[game], movers_of[game], throws_of[game])
@@ -188,13 +221,16 @@ def test_batched_episodes_equal_the_environment_paths(label):
             a == b for a, b in zip(movers_of[game], movers_of[game][1:], strict=False)
         )
         for episode in expected:
-            first = episode.agent_episodes[AGENTS[0]]
-            key = first.get_observations()["observation"].tobytes() + first.get_actions().tobytes()
-            by_record[key] = episode
+            for agent, single in episode.agent_episodes.items():
+                record = single.get_observations()["observation"].tobytes()
+                by_record[agent, record + single.get_actions().tobytes()] = (episode, game)
     for seats in built:
-        first = seats[AGENTS[0]]
-        episode = by_record[first["observation"].tobytes() + first["actions"].tobytes()]
-        for agent in AGENTS:
+        agent, first = next(iter(seats.items()))
+        episode, game = by_record[
+            agent, first["observation"].tobytes() + first["actions"].tobytes()
+        ]
+        assert set(seats) == {a for seat, a in enumerate(AGENTS) if seat != greedy_seat[game]}
+        for agent in seats:
             mine, theirs = seats[agent], episode.agent_episodes[agent]
             observations = theirs.get_observations()
             np.testing.assert_array_equal(mine["observation"], observations["observation"])
@@ -207,9 +243,4 @@ def test_batched_episodes_equal_the_environment_paths(label):
             assert mine["t_started"] == list(np.cumsum([0, *mine["lengths"][:-1]]))
             assert not observations["action_mask"][-1].any()  # nothing to play at the end
         compared += 1
-    assert compared >= 2 * GAMES
-    assert enders == set(AGENTS)  # games ended on either seat's move
-    # Games ran across several chunks (and so across waiting actions).
-    assert any(len(seats[AGENTS[0]]["lengths"]) > 1 for seats in built)
-    if label.startswith("senet"):
-        assert extra_turns > 0  # the same seat acted twice in a row
+    return built, compared, enders, extra_turns

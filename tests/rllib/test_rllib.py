@@ -24,6 +24,7 @@ from ray.rllib.core.columns import Columns
 
 from zoo_games.arena import run_arena
 from zoo_games.catalog import find_variant, variants
+from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policy_agent import ModuleAgent, masked_logits
@@ -319,5 +320,22 @@ def test_the_batched_runner_plays_legal_actions_exploring_greedily_and_at_random
                     np.testing.assert_allclose(logp, -np.log(masks.sum(axis=1)), rtol=1e-6)
         with pytest.raises(ValueError, match="samples timesteps"):
             runner.sample(num_episodes=2)
+    finally:
+        algo.stop()
+
+
+def test_greedy_plays_a_seat_in_its_share_of_the_games_and_the_policy_learns_the_other(tmp_path):
+    settings = tiny(
+        "santorini-fixed", tmp_path, engine="batched", envs_per_env_runner=8, greedy_share=0.5
+    )
+    algo = ppo_config(settings).build_algo()
+    try:
+        runner = algo.env_runner
+        assert runner.games.greedy_seat.tolist() == [0, 1, 0, 1, -1, -1, -1, -1]
+        episodes = runner.sample(num_timesteps=400, force_reset=True, explore=True)
+        seats = [sorted(episode.agent_episodes) for episode in episodes]
+        assert list(AGENTS) in seats and [AGENTS[0]] in seats and [AGENTS[1]] in seats
+        result = algo.train()  # the learner takes chunks of one seat as of two
+        assert result["env_runners"]["num_env_steps_sampled_lifetime"] > 0
     finally:
         algo.stop()

@@ -20,6 +20,10 @@ through RLlib's ``MultiAgentEpisode``) hold, step for step:
   chunk with its current observation; the other seat's last action waits, with its
   observation and model outputs, for the next rollout (RLlib's "hanging" action), and its
   chunk ends with the observation that action was taken on.
+
+A seat played by a fixed opponent (``opponent_seat``, the runner's greedy) gets no chunks: its
+moves are part of the game the other seat plays, as an opponent's are in a single-agent
+environment, and the other seat's rewards are those it is handed with its own observations.
 """
 
 from __future__ import annotations
@@ -139,7 +143,11 @@ class _Game:
 
 
 class EpisodeBuilder:
-    """Turns rollouts of ``games`` games into ``MultiAgentEpisode`` chunks, game by game."""
+    """Turns rollouts of ``games`` games into ``MultiAgentEpisode`` chunks, game by game.
+
+    ``opponent_seat[g]`` is the seat of game ``g`` that makes no chunks (-1: none; by default
+    no game has one).
+    """
 
     def __init__(
         self,
@@ -147,7 +155,11 @@ class EpisodeBuilder:
         observation_space: dict[str, gym.Space],
         action_space: dict[str, gym.Space],
         module_of: Callable[..., str],
+        opponent_seat: np.ndarray | None = None,
     ) -> None:
+        self._opponent_seat = (
+            np.full(games, -1, dtype=np.int8) if opponent_seat is None else opponent_seat
+        )
         self._observation_space = observation_space
         self._action_space = action_space
         self._module_of = module_of
@@ -190,6 +202,8 @@ class EpisodeBuilder:
         )
         movers = rollout.movers[start:stop, game]
         for seat, agent in enumerate(AGENTS):
+            if seat == self._opponent_seat[game]:
+                continue
             steps = start + np.flatnonzero(movers == seat)
             decisions = _Decisions(
                 rollout.observations[steps, game],

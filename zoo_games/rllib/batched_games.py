@@ -14,6 +14,13 @@ Shaping (:mod:`zoo_games.rllib.shaping`) needs the potential of the new mover af
 step. The rules core's evaluation would cost a state per game and step; each kernel module
 compiles the same evaluation over a state row (``evaluate(row, config, player)``, equal to
 the rules core's float for float), and :func:`potential_loop` runs it over the batch.
+
+Sparring: in a share of the games (``greedy_share``) one seat is played by the ``greedy``
+agent, compiled over the rows (:mod:`zoo_games.batched.search.greedy`), and the trainer plays
+only the other: :meth:`SelfPlayGames.play_greedy` fills in those moves. Self-play alone learns
+to beat the policy it is; a fixed opponent that punishes every blunder at once is a yardstick
+that does not move. Game ``i`` of the first ``round(greedy_share * games)`` has greedy in seat
+``i % 2``, so the trainer meets it from both seats.
 """
 
 from __future__ import annotations
@@ -27,8 +34,12 @@ import numba
 import numpy as np
 
 from zoo_games.batched import KERNEL_MODULES, kernels_of, make
+from zoo_games.batched.search.greedy import compile_greedy
 from zoo_games.catalog import find_variant
 from zoo_games.rllib.shaping import SHAPED_GAMES
+
+#: The second word of the seed of greedy's generators (see ``SelfPlayGames.__init__``).
+GREEDY_STREAM = 1
 
 
 @cache
@@ -85,7 +96,9 @@ class SelfPlayGames:
     read-only views), chooses one action per game and calls :meth:`step`.
     """
 
-    def __init__(self, label: str, games: int, seed: int | None, shaping: bool) -> None:
+    def __init__(
+        self, label: str, games: int, seed: int | None, shaping: bool, greedy_share: float = 0.0
+    ) -> None:
         variant = find_variant(label)
         self.engine = make(label, batch_size=games, seed=seed)
         game = self.engine.game
@@ -100,6 +113,17 @@ class SelfPlayGames:
         #: Each seat's potential when it last observed its game (0 without shaping).
         self.last_potential = np.zeros((games, 2), dtype=np.float64)
         self._new_potentials(np.arange(games, dtype=np.int64))
+        #: The seat greedy plays in each game, -1 where the caller plays both.
+        self.greedy_seat = np.full(games, -1, dtype=np.int8)
+        sparring = round(greedy_share * games)
+        self.greedy_seat[:sparring] = np.arange(sparring) % 2
+        module = importlib.import_module(KERNEL_MODULES[game.name])
+        self._greedy = compile_greedy(module) if sparring else None
+        # The engine's generators draw the games' chances; greedy's ties get a stream of their
+        # own, which no runner's seed (an integer) can give the engine.
+        self._greedy_rngs = np.random.SeedSequence(
+            None if seed is None else [seed, GREEDY_STREAM]
+        ).generate_state(games, np.uint64)
 
     @property
     def games(self) -> int:
@@ -110,6 +134,20 @@ class SelfPlayGames:
         """Start every game afresh (the engine's generators go on)."""
         self.engine.reset()
         self._new_potentials(np.arange(self.games, dtype=np.int64))
+
+    def greedy_to_move(self) -> np.ndarray:
+        """``(N,)`` bool: the games whose mover greedy plays."""
+        return self.greedy_seat == self.current_player
+
+    def play_greedy(self, actions: np.ndarray, games: np.ndarray) -> None:
+        """Write greedy's choice into ``actions[g]`` for each game ``g`` of ``games``."""
+        if games.size:
+            assert self._greedy is not None, "no game has a greedy seat"
+            rows = self.engine.states[games]  # a copy: the legal-move finders use scratch
+            chosen = np.empty(games.size, dtype=np.int64)
+            num_actions = self.engine.num_actions
+            self._greedy(rows, self._config, num_actions, games, self._greedy_rngs, chosen)
+            actions[games] = chosen
 
     def step(self, actions: np.ndarray) -> Step:
         """Play one action per game (each legal for its mover)."""

@@ -33,6 +33,9 @@ from zoo_games.rllib.shaping import Potential, potential_for
 #: (:mod:`zoo_games.rllib.batched_runner`); the environment, made once per runner for its
 #: spaces, ignores it.
 GAMES_KEY = "batched_games"
+#: The ``env_config`` key with the share of those games in which greedy plays one seat
+#: (:class:`~zoo_games.rllib.batched_games.SelfPlayGames`); ignored here too.
+GREEDY_SHARE_KEY = "greedy_share"
 
 
 class TurnBasedMultiAgentEnv(MultiAgentEnv):
@@ -48,6 +51,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         label = config.pop("variant", "senet-kendall-5")
         shaping = bool(config.pop("shaping", False))
         config.pop(GAMES_KEY, None)
+        config.pop(GREEDY_SHARE_KEY, None)
         self.game_env: BoardGameEnv = find_variant(label).raw_env(**config)
         self._potential: Potential | None = (
             potential_for(self.game_env.game.name) if shaping else None

@@ -33,7 +33,7 @@ from ray.tune.registry import register_env
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
-from zoo_games.rllib.env import GAMES_KEY, TurnBasedMultiAgentEnv
+from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
@@ -50,7 +50,12 @@ from zoo_games.training.checkpoints import (
     trained_rows,
     write_metrics,
 )
-from zoo_games.training.checks import check_hidden, check_non_negative, check_positive
+from zoo_games.training.checks import (
+    check_hidden,
+    check_non_negative,
+    check_positive,
+    check_share,
+)
 from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
     check_evaluation,
@@ -110,6 +115,9 @@ class TrainSettings:
     #: Potential-based shaping for games that define a potential (Togyz Kumalak); returns
     #: are unchanged, see zoo_games.rllib.shaping.
     shaping: bool = True
+    #: The share of each runner's games (0 to 1) in which the ``greedy`` agent, compiled,
+    #: plays one seat and the policy the other (the batched engine only); 0: self-play alone.
+    greedy_share: float = 0.0
     #: Iterations between evaluations (0: none); ``None``: ``EVAL_EVERY[engine]``.
     eval_every: int | None = None
     eval_games: int = 100
@@ -167,6 +175,12 @@ class TrainSettings:
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         check_non_negative("entropy_coeff", self.entropy_coeff)
+        check_share("greedy_share", self.greedy_share)
+        if self.greedy_share and engine != "batched":
+            raise ValueError(
+                f"greedy_share {self.greedy_share} needs the batched engine (greedy plays "
+                "compiled on its rows); the environment path trains by self-play alone"
+            )
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
             recover(output)
@@ -256,6 +270,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
         from zoo_games.rllib.batched_runner import BatchedEnvRunner
 
         environment[GAMES_KEY] = environments
+        environment[GREEDY_SHARE_KEY] = settings.greedy_share
         # One environment per runner, for its spaces; the runner plays the engine's games.
         runners.update(env_runner_cls=BatchedEnvRunner, num_envs_per_env_runner=1)
     else:

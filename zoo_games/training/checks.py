@@ -33,3 +33,9 @@ def check_non_negative(name: str, value: float) -> None:
     """``ValueError`` unless ``value`` is a finite number of 0 or more (a loss coefficient)."""
     if not (math.isfinite(value) and value >= 0):
         raise ValueError(f"{name} must be 0 or more, got {value}")
+
+
+def check_share(name: str, value: float) -> None:
+    """``ValueError`` unless ``value`` is a number from 0 to 1 (a share of games)."""
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise ValueError(f"{name} must be from 0 to 1, got {value}")

@@ -16,13 +16,20 @@ level 3; Togyz Kumalak's counting rules most positions out before trying the mov
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from zoo_games.batched.batch import MOVER, winner_returns
+from zoo_games.batched.batch import MOVER, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, below
-from zoo_games.batched.search.templates import find_legal, game_kernels, play_move, resolve_chance
+from zoo_games.batched.search.templates import (
+    find_legal,
+    game_kernels,
+    play_move,
+    resolve_chance,
+    search_namespace,
+)
 from zoo_games.core.game import NO_WINNER
 
 
@@ -101,3 +108,24 @@ def rollout(
 
 #: The templates of this module, in the order they are compiled (callees first).
 ROLLOUT_TEMPLATES = (win_by_trying, game_win, random_legal, evaluate_position, rollout)
+
+
+def template_compiler(
+    module: types.ModuleType, search_globals: dict[str, Any]
+) -> Callable[[Any], Any]:
+    """``compile(template)``: a template of a search compiled for the game ``module``.
+
+    The templates compile over the search's globals (``search_globals``) with the game's
+    bindings (:func:`~zoo_games.batched.search.templates.search_namespace`), in which this
+    module's templates are compiled first and ``find_win`` is bound (:func:`win_finder`):
+    every search that plays rollouts or looks for wins in one starts the same way.
+    """
+    namespace = search_namespace(module, globals(), search_globals)
+
+    def compile_template(function: Any) -> Any:
+        return compile_for_game(function, module, namespace)
+
+    for template in ROLLOUT_TEMPLATES:
+        compile_template(template)
+    namespace["find_win"] = namespace[win_finder(module).__name__]
+    return compile_template

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from zoo_games.batched.batch import MOVER, GameKernels, compile_for_game, winner_returns
+from zoo_games.batched.batch import MOVER, GameKernels, winner_returns
 from zoo_games.batched.rng import Integer, seed_states
 from zoo_games.batched.search import rollouts
 from zoo_games.batched.search.rollouts import find_win, rollout
@@ -42,7 +42,6 @@ from zoo_games.batched.search.templates import (
     game_kernels,
     play_move,
     resolve_chance,
-    search_namespace,
 )
 from zoo_games.batched.search.tree import NODE, OPEN, add_children, backup, outcome_child, solve
 from zoo_games.core.game import CHANCE, NO_WINNER, Game
@@ -272,14 +271,7 @@ class SearchFunctions(NamedTuple):
 @cache
 def compile_uct(module: types.ModuleType) -> SearchFunctions:
     """The templates of this module and the rollouts compiled for the game ``module``."""
-    namespace = search_namespace(module, vars(rollouts), globals())
-
-    def copy(function: Any) -> Any:
-        return compile_for_game(function, module, namespace)
-
-    for template in rollouts.ROLLOUT_TEMPLATES:
-        copy(template)
-    namespace["find_win"] = namespace[rollouts.win_finder(module).__name__]
+    copy = rollouts.template_compiler(module, globals())
     for helper in (describe_node, simulate, winning_move):
         copy(helper)
     return SearchFunctions(run=copy(run), analyse_root=copy(analyse_root))
