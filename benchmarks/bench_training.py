@@ -2,11 +2,13 @@
 
 For each variant, PPO is built twice with the same settings (``zoo_games.rllib.train``'s
 defaults unless given here), once sampling through the PettingZoo environment
-(``engine="env"``) and once through the batched engine (``engine="batched"``), in the same
-process one after the other, on one local sampling runner (``env_runners=0``) and torch's
-threads of ``zoo-games train``, as that command runs by default. After one warm-up iteration
-(numba loading its cache, first forward passes), ``--iterations`` whole iterations (sampling
-and learning) are timed.
+(``engine="env"``) and once through the batched engine (``engine="batched"``), both by
+self-play alone unless ``--greedy-share`` gives the batched path a share of games against
+greedy (which the environment path cannot play). They run in the same process one after the
+other, on one local sampling runner (``env_runners=0``) and torch's threads of ``zoo-games
+train``, as that command runs by default. After one warm-up iteration (numba loading its
+cache, first forward passes), ``--iterations`` whole iterations (sampling and learning) are
+timed.
 
 Printed per variant and engine: environment steps per second of whole iterations, of sampling
 alone (the runner's ``sample`` calls inside those iterations), and where the iterations' time
@@ -181,6 +183,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--games", type=positive_int, help="batched: games per runner")
     parser.add_argument("--envs", type=positive_int, help="environment: environments per runner")
+    parser.add_argument(
+        "--greedy-share",
+        type=float,
+        default=0.0,
+        help="batched: share of the games greedy plays a seat in (default 0: self-play on both "
+        "paths, the same work per step)",
+    )
     args = parser.parse_args(argv)
     for label in args.variants:
         find_variant(label)
@@ -200,6 +209,7 @@ def main(argv: list[str] | None = None) -> None:
                 minibatch_size=args.minibatch_size,
                 epochs=args.epochs,
                 hidden=list(args.hidden),
+                greedy_share=args.greedy_share if engine == "batched" else 0.0,
             )
             with torch_threads():  # as zoo-games train runs
                 result = rates[engine] = measure(settings, args.iterations)

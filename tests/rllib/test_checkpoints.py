@@ -103,6 +103,17 @@ def test_a_resume_keeps_the_runs_learning_rate_and_entropy_bonus(tmp_path, chang
         TrainSettings(output_dir=str(run), resume=True, **asked, **changed).checked()
 
 
+def test_a_resume_keeps_the_runs_share_of_games_against_greedy(tmp_path):
+    pytest.importorskip("numba")
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5, "engine": "batched"}
+    older = saved_run(tmp_path / "older", engine="batched")  # saved before the share was
+    assert TrainSettings(output_dir=str(older), resume=True, **asked).checked().greedy_share == 0
+    run = saved_run(tmp_path / "newer", engine="batched", greedy_share=0.5)
+    assert TrainSettings(output_dir=str(run), resume=True, **asked).checked().greedy_share == 0.5
+    with pytest.raises(ValueError, match=r"with greedy_share 0\.25: it was trained with greedy_sh"):
+        TrainSettings(output_dir=str(run), resume=True, greedy_share=0.25, **asked).checked()
+
+
 def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
     run = saved_run(tmp_path, algorithm="alphazero")
     with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):

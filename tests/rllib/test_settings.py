@@ -79,8 +79,10 @@ def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path)
     pytest.importorskip("numba")
     batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
     assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 50)
+    assert batched.greedy_share == 0.5  # half of the games against greedy
     env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()
     assert (env.engine, env.envs_per_env_runner, env.eval_every) == ("env", 8, 10)
+    assert env.greedy_share == 0.0  # self-play alone: the environment path has no greedy seat
     chosen = TrainSettings(output_dir=str(tmp_path / "run"), envs_per_env_runner=64).checked()
     assert chosen.envs_per_env_runner == 64
 

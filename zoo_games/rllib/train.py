@@ -81,6 +81,10 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
 #: spend a large part of a run evaluating.
 EVAL_EVERY = {"batched": 50, "env": 10}
+#: The share of each runner's games in which greedy plays one seat, by engine: half of them on
+#: the batched engine (self-play alone learned to beat itself, not greedy: docs/training.md,
+#: "Results"); none on the environment path, which has no compiled greedy to play it.
+GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 
 
 @dataclass
@@ -117,7 +121,8 @@ class TrainSettings:
     shaping: bool = True
     #: The share of each runner's games (0 to 1) in which the ``greedy`` agent, compiled,
     #: plays one seat and the policy the other (the batched engine only); 0: self-play alone.
-    greedy_share: float = 0.0
+    #: ``None``: ``GREEDY_SHARE[engine]``, or a resumed run's own.
+    greedy_share: float | None = None
     #: Iterations between evaluations (0: none); ``None``: ``EVAL_EVERY[engine]``.
     eval_every: int | None = None
     eval_games: int = 100
@@ -149,6 +154,7 @@ class TrainSettings:
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
+        share = self.greedy_share
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
         if engine == "batched" and not numba_installed():
@@ -175,23 +181,28 @@ class TrainSettings:
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         check_non_negative("entropy_coeff", self.entropy_coeff)
-        check_share("greedy_share", self.greedy_share)
-        if self.greedy_share and engine != "batched":
-            raise ValueError(
-                f"greedy_share {self.greedy_share} needs the batched engine (greedy plays "
-                "compiled on its rows); the environment path trains by self-play alone"
-            )
+        if self.greedy_share is not None:
+            check_share("greedy_share", self.greedy_share)
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
             recover(output)
             if not (output / CHECKPOINT).is_dir():
                 raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
-            engine = _continued(output, {**self.run_settings(), "engine": engine}, self.engine)
+            unset = [name for name in ("engine", "greedy_share") if getattr(self, name) is None]
+            asked = {**self.run_settings(), "engine": engine}
+            continued = _continued(output, asked, unset)
+            engine, share = continued["engine"], continued["greedy_share"]
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
             check_budget_left(output, self.budget)
         else:
             output = new_run_folder(output, chosen=self.output_dir is not None)
+        share = greedy_share(share, engine)
+        if share and engine != "batched":
+            raise ValueError(
+                f"greedy_share {share} needs the batched engine (greedy plays compiled on its "
+                "rows); the environment path trains by self-play alone"
+            )
         check_creatable(output)
         eval_every = EVAL_EVERY[engine] if self.eval_every is None else self.eval_every
         if eval_every < 0:
@@ -202,13 +213,15 @@ class TrainSettings:
             engine=engine,
             envs_per_env_runner=environments,
             eval_every=eval_every,
+            greedy_share=share,
         )
 
     def run_settings(self) -> dict[str, Any]:
         """What a checkpoint of these settings can only be continued with.
 
-        The learning rate and the entropy coefficient too: a resumed run goes on as it was
-        trained, rather than mixing settings within one run's curve without saying so.
+        The learning rate, the entropy coefficient and the share of games against greedy too:
+        a resumed run goes on as it was trained, rather than mixing settings within one run's
+        curve without saying so.
         """
         return {
             "variant": self.variant,
@@ -217,13 +230,15 @@ class TrainSettings:
             "hidden": list(self.hidden),
             "lr": self.lr,
             "entropy_coeff": self.entropy_coeff,
+            "greedy_share": self.greedy_share,
         }
 
 
-def _continued(output: Path, asked: dict[str, Any], engine_given: str | None) -> str:
-    """The engine of the run in ``output``, or ``ValueError`` if ``asked`` cannot continue it.
+def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[str, Any]:
+    """``asked`` as the run in ``output`` continues it, or ``ValueError`` if it cannot.
 
-    An engine left unset continues with the run's own.
+    The settings named in ``unset`` (the engine, the share of games against greedy) continue
+    with the run's own; a run saved before its share was, trained by self-play alone (0).
     """
     saved = saved_run(output, list(asked))
     if "algorithm" in saved:  # only AlphaZero's runs name theirs
@@ -231,15 +246,17 @@ def _continued(output: Path, asked: dict[str, Any], engine_given: str | None) ->
             f"the run in {output} was trained with --algorithm {saved['algorithm']}; resume it "
             "with that algorithm"
         )
-    if engine_given is None and "engine" in saved:
-        asked["engine"] = saved["engine"]
+    saved.setdefault("greedy_share", 0.0)
+    for name in unset:
+        if name in saved:
+            asked[name] = saved[name]
     for name, value in saved.items():
         if asked.get(name) != value:
             raise ValueError(
                 f"cannot resume the run in {output} with {name} {asked.get(name)!r}: it was "
                 f"trained with {name} {value!r}"
             )
-    return str(asked["engine"])
+    return asked
 
 
 def numba_installed() -> bool:
@@ -260,6 +277,11 @@ def sampling(settings: TrainSettings) -> tuple[str, int]:
     return engine, environments
 
 
+def greedy_share(share: float | None, engine: str) -> float:
+    """The share of games against greedy: ``share``, or the engine's default if it is unset."""
+    return GREEDY_SHARE.get(engine, 0.0) if share is None else share
+
+
 def ppo_config(settings: TrainSettings) -> PPOConfig:
     """PPO on the new API stack, masked module, self-play."""
     find_variant(settings.variant)  # fail early, with the list of variants, on a typo
@@ -270,7 +292,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
         from zoo_games.rllib.batched_runner import BatchedEnvRunner
 
         environment[GAMES_KEY] = environments
-        environment[GREEDY_SHARE_KEY] = settings.greedy_share
+        environment[GREEDY_SHARE_KEY] = greedy_share(settings.greedy_share, engine)
         # One environment per runner, for its spaces; the runner plays the engine's games.
         runners.update(env_runner_cls=BatchedEnvRunner, num_envs_per_env_runner=1)
     else:

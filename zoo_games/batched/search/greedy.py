@@ -1,10 +1,9 @@
 """The ``greedy`` agent's choice, compiled over state rows: a fixed opponent at the engine's pace.
 
 Training against a fixed opponent (:mod:`zoo_games.rllib.batched_games`'s sparring games)
-asks for its moves in every step of many games; the Python agent
-(:class:`zoo_games.agents.greedy.GreedyAgent`) costs about a millisecond per Santorini move,
-more than a whole step of the batch. :func:`compile_greedy` compiles the same rules over a
-game's kernels, in the same order:
+asks for its moves in every step of many games, where the Python agent
+(:class:`zoo_games.agents.greedy.GreedyAgent`) clones a rules-core state per legal move.
+:func:`compile_greedy` compiles the same rules over a game's kernels, in the same order:
 
 1. a move that wins at once (the game's win finder, as the rollouts use it) is played;
 2. a move after which the opponent, to act next at a decision node, can win at once is worth
