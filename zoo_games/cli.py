@@ -440,7 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--greedy-share",
         type=share,
         metavar="SHARE",
-        help="ppo, batched engine: share of the games (0 to 1) in which greedy plays one seat",
+        help="ppo, batched engine: share of the games (0 to 1) in which greedy plays one seat "
+        "(default 0.5; 0: self-play alone)",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
