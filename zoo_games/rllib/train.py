@@ -145,12 +145,15 @@ class TrainSettings:
         Refused: an unknown variant or engine (or the batched engine without numba); a budget
         that trains nothing (minutes or iterations of 0 or less); counts below what they mean
         (``env_runners < 0``, no environment per runner); evaluation games that cannot
-        alternate seats, or unknown opponents; resuming a run that has no checkpoint, or one
-        whose budget is spent, or whose checkpoint these settings cannot continue (another
-        variant, engine, network shape or policy split); and writing into a folder that
-        already holds another run (it is never replaced), or an output folder that cannot be
-        created. Resuming, a checkpoint swap that a kill interrupted is finished first
-        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine is the run's own.
+        alternate seats, or unknown opponents; a share of games against greedy outside 0-1, or
+        above 0 off the batched engine; resuming a run that has no checkpoint, or one whose
+        budget is spent, or whose checkpoint these settings cannot continue (another variant,
+        engine, network shape, policy split, learning rate, entropy coefficient or share of
+        games against greedy); and writing into a folder that already holds another run (it is
+        never replaced), or an output folder that cannot be created. Resuming, a checkpoint
+        swap that a kill interrupted is finished first
+        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine or share is the
+        run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
