@@ -21,6 +21,7 @@ from zoo_games.training.checks import (
     check_hidden,
     check_non_negative,
     check_positive,
+    check_share,
 )
 from zoo_games.training.evaluation import check_evaluation
 from zoo_games.training.folders import check_creatable, new_run_folder
@@ -145,10 +146,7 @@ class AlphaZeroSettings:
             raise ValueError(
                 f"final_lr_fraction must be more than 0 and at most 1, got {self.final_lr_fraction}"
             )
-        if not (0 <= self.search_value_weight <= 1):
-            raise ValueError(
-                f"search_value_weight must be from 0 to 1, got {self.search_value_weight}"
-            )
+        check_share("search_value_weight", self.search_value_weight)
         check_non_negative("weight_decay", self.weight_decay)
         check_hidden(self.hidden)
         if not are_sizes(self.convolutions):

@@ -117,8 +117,7 @@ class SelfPlayGames:
         self.greedy_seat = np.full(games, -1, dtype=np.int8)
         sparring = round(greedy_share * games)
         self.greedy_seat[:sparring] = np.arange(sparring) % 2
-        module = importlib.import_module(KERNEL_MODULES[game.name])
-        self._greedy = compile_greedy(module) if sparring else None
+        self._greedy = compile_greedy(self._kernels.module) if sparring else None
         # The engine's generators draw the games' chances; greedy's ties get a stream of their
         # own, which no runner's seed (an integer) can give the engine.
         self._greedy_rngs = np.random.SeedSequence(

@@ -12,8 +12,8 @@ asks for its moves in every step of many games, where the Python agent
    float) of the row after it, for the mover.
 
 Moves whose values are within :data:`TIE` of the best are drawn uniformly with the game's
-generator. The agent's first rule picks among all winning moves
-and this one takes the finder's; every other choice is the agent's for its generator's draw.
+generator. The agent's first rule picks among all winning moves and this one takes the
+finder's; every other choice is one the agent could make.
 """
 
 from __future__ import annotations
