@@ -3,7 +3,9 @@ the games' evaluations."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,41 @@ def test_bad_checkpoints_say_what_is_wrong(tmp_path, run_folder):
     other_game = find_variant("togyz-kumalak").game.new_initial_state()
     with pytest.raises(ValueError, match="trained on 'santorini-placement'"):
         agents.make("rllib", checkpoint=str(run_folder)).act(other_game)
+
+
+def test_a_policy_is_refused_where_its_variant_now_observes_another_shape(tmp_path, run_folder):
+    # As a run of togyz-kumalak trained on the board alone, before the captures became the
+    # variant's default: its settings name a variant whose observation is not what it read.
+    moved = tmp_path / "run"
+    shutil.copytree(run_folder, moved)
+    settings = moved / "settings.txt"
+    settings.write_text(settings.read_text().replace(repr(LABEL), repr("santorini-fixed-tactics")))
+    with pytest.raises(
+        ValueError,
+        match=r"reads observations of shape \(5, 5, 15\), but 'santorini-fixed-tactics' observes "
+        r"\(535,\): it was trained on another observation",
+    ):
+        agents.make("rllib", checkpoint=str(moved))
+
+
+def test_a_run_saved_before_shapes_were_recorded_resumes_only_as_its_module_reads(
+    tmp_path, run_folder
+):
+    # Its run.json names no observation shape: the resume asks the saved module instead.
+    moved = tmp_path / "run"
+    shutil.copytree(run_folder, moved)
+    run_json = moved / "checkpoint" / "run.json"
+    saved = json.loads(run_json.read_text())
+    del saved["observation_shape"]
+    run_json.write_text(json.dumps({**saved, "variant": "santorini-fixed-tactics"}))
+    asked = {"output_dir": str(moved), "resume": True, "hidden": [16], "iterations": 5}
+    with pytest.raises(
+        ValueError,
+        match=r"with observation_shape \[535\]: it was trained with observation_shape \[5, 5, 15\]",
+    ):
+        TrainSettings(variant="santorini-fixed-tactics", **asked).checked()
+    run_json.write_text(json.dumps(saved))
+    assert TrainSettings(variant=LABEL, **asked).checked().resume
 
 
 def test_training_shapes_with_the_evaluations():

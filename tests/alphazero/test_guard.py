@@ -60,7 +60,7 @@ def test_guarded_self_play_searches_only_the_win(make_scripted_search) -> None:
     engine = batched.make(label, batch_size=4, seed=0)
     engine.set_positions([TOGYZ_WIN] * 4)
     search = make_scripted_search(label, 4, 1, 0)
-    buffer = ReplayBuffer(100, (39,), np.dtype(np.uint8), 9)
+    buffer = ReplayBuffer(100, engine.observation.shape[1:], np.dtype(np.uint8), 9)
     selfplay = SelfPlay(engine, search, buffer.add, RootGuard(label))
     counts = selfplay.play(lambda observations, masks: (np.zeros(masks.shape), np.zeros(4)), 1)
     assert counts.games == 4 and search.calls[0][1].tolist() == [8] * 4

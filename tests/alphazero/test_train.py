@@ -96,7 +96,7 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"search_value_weight": float("nan")}, "search_value_weight must be from 0 to 1"),
         ({"hidden": []}, "hidden must be one or more layer sizes"),
         ({"convolutions": [0]}, "convolutions must be channel counts of 1 or more"),
-        ({"convolutions": [8]}, r"convolutions read a board of planes .* shape \(39,\)"),
+        ({"convolutions": [8]}, r"convolutions read a board of planes .* shape \(93,\)"),
         ({"eval_games": 3}, "eval_games must be a positive even number"),
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
         ({"address": "127.0.0.1:6379"}, "--address needs --workers 1 or more"),
@@ -138,6 +138,22 @@ def test_a_resume_with_other_convolutions_is_refused(tmp_path):
     del saved["convolutions"]
     (checkpoint / "run.json").write_text(json.dumps(saved))
     assert AlphaZeroSettings(**{**asked, "resume": True}).checked().convolutions == []
+
+
+def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_path):
+    # A togyz-kumalak run from before the captures became its default, saved before runs
+    # recorded their observation's shape: its network's description says what it reads.
+    checkpoint = tmp_path / "run" / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    saved = AlphaZeroSettings(**TINY).run_settings()
+    del saved["observation_shape"]
+    (checkpoint / "run.json").write_text(json.dumps(saved))
+    (checkpoint / network.DESCRIPTION).write_text(json.dumps({"observation_shape": [39]}))
+    settings = AlphaZeroSettings(**{**TINY, "output_dir": str(checkpoint.parent), "resume": True})
+    with pytest.raises(
+        ValueError, match=r"observation_shape \[93\]: it was trained with observation_shape \[39\]"
+    ):
+        settings.checked()
 
 
 def test_a_ppo_run_is_not_resumed_with_alphazero(tmp_path):

@@ -210,7 +210,7 @@ def test_a_long_run_keeps_its_arrays() -> None:
     pointers = [a.__array_interface__["data"][0] for a in arrays]
     played(engine, 2000)
     assert [a.__array_interface__["data"][0] for a in arrays] == pointers
-    assert engine.bytes_per_game == 23 + 8 + 9 + 39 + 8 + 1 + 8
+    assert engine.bytes_per_game == 23 + 8 + 9 + 93 + 8 + 1 + 8
 
 
 def test_shapes_and_dtypes_follow_the_environment() -> None:

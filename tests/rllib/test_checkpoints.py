@@ -88,6 +88,18 @@ def test_a_resume_the_checkpoint_cannot_continue_is_refused(tmp_path, overrides,
         TrainSettings(output_dir=str(run), resume=True, **asked).checked()
 
 
+def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_path):
+    # A run of togyz-kumalak from before its default observation became the captures.
+    run = saved_run(tmp_path, observation_shape=[39])
+    with pytest.raises(
+        ValueError,
+        match=r"with observation_shape \[93\]: it was trained with observation_shape \[39\]",
+    ):
+        TrainSettings(
+            output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[64, 64], iterations=5
+        ).checked()
+
+
 @pytest.mark.parametrize(
     ("changed", "message"),
     [

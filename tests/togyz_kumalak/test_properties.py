@@ -18,7 +18,12 @@ from zoo_games.togyz_kumalak.holes import (
     hole_number,
     side_of,
 )
-from zoo_games.togyz_kumalak.observation import TesauroObserver
+from zoo_games.togyz_kumalak.observation import (
+    BOARD_LENGTH,
+    BoardObserver,
+    CapturesObserver,
+    TesauroObserver,
+)
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame
 
 MAX_MOVES = 2_000
@@ -129,4 +134,29 @@ def test_sowing_effects_equal_the_ball_by_ball_reference_all_game(seed):
             gains = [after.kazans[p] - position.kazans[p] for p in (owner, 1 - owner)]
             made = after.tuzduks[owner] != position.tuzduks[owner]
             assert state.sowing_effect(hole) == (gains[0], gains[1], made)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_captures_observation_reads_the_sowing_effects_all_game(seed):
+    # The observer reads the effects off tables for speed; they must be sowing_effect's.
+    rng = random.Random(seed)
+    observer = CapturesObserver()
+    board = BoardObserver()
+    state = TogyzKumalakGame(stop_at_majority=False).new_initial_state()
+    while True:
+        for player in (0, 1):
+            observed = observer.observe(state, player)
+            expected = np.zeros((2, 3, HOLES_PER_SIDE), dtype=np.uint8)
+            for block, side in enumerate((player, 1 - player)):
+                for number in range(HOLES_PER_SIDE):
+                    hole = side * HOLES_PER_SIDE + number
+                    if state.holes[hole]:
+                        expected[block, :, number] = state.sowing_effect(hole)
+            np.testing.assert_array_equal(observed[:BOARD_LENGTH], board.observe(state, player))
+            np.testing.assert_array_equal(observed[BOARD_LENGTH:], expected.ravel())
+            assert observer.space.contains(observed)
+        if state.is_terminal():
+            break
         state.apply_action(rng.choice(state.legal_actions()))

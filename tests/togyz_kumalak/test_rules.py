@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from zoo_games import togyz_kumalak_v0
+from zoo_games.catalog import find_variant
 from zoo_games.core.errors import PositionError
 from zoo_games.togyz_kumalak.notation import action_of, replay
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
@@ -195,7 +196,7 @@ def test_an_illegal_action_is_named_plainly():
 
 # ---------------------------------------------------------------------- observations
 def test_board_observation_is_from_the_observers_side():
-    env = togyz_kumalak_v0.raw_env()
+    env = togyz_kumalak_v0.raw_env(observation="board")
     env.reset(options={"position": "X,0,0,0,0,0,0,3,0/2,0,0,0,0,0,0,0,5 74 78 W"})
     white = env.observe("player_0")["observation"]
     black = env.observe("player_1")["observation"]
@@ -260,13 +261,20 @@ def test_sowing_effect_respects_the_tuzduk_restrictions():
     assert facing.sowing_effect(17) == (0, 0, False)
 
 
+def test_the_default_observation_is_captures_and_the_board_variant_reads_the_board_alone():
+    assert togyz_kumalak_v0.env().observation_space("player_0")["observation"].shape == (93,)
+    assert find_variant("togyz-kumalak").kwargs == {}
+    board = find_variant("togyz-kumalak-board").env()
+    assert board.observation_space("player_0")["observation"].shape == (39,)
+
+
 def test_captures_observation_shows_both_players_sowings_from_the_observers_side():
     env = togyz_kumalak_v0.raw_env(observation="captures")
     env.reset(options={"position": CAPTURES_POSITION})
     white = env.observe("player_0")["observation"]
     black = env.observe("player_1")["observation"]
     assert white.shape == (93,) and white.dtype == np.uint8
-    board = togyz_kumalak_v0.raw_env()
+    board = togyz_kumalak_v0.raw_env(observation="board")
     board.reset(options={"position": CAPTURES_POSITION})
     assert (white[:39] == board.observe("player_0")["observation"]).all()
     assert (black[:39] == board.observe("player_1")["observation"]).all()

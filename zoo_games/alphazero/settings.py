@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from zoo_games.alphazero.network import check_board_of_planes
+from zoo_games.alphazero.network import DESCRIPTION, check_board_of_planes
 from zoo_games.catalog import find_variant
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
@@ -168,6 +169,7 @@ class AlphaZeroSettings:
         return {
             "algorithm": ALGORITHM,
             "variant": self.variant,
+            "observation_shape": list(find_variant(self.variant).observer.space.shape),
             "hidden": list(self.hidden),
             "convolutions": list(self.convolutions),
             "replay_capacity": self.replay_capacity,
@@ -184,6 +186,9 @@ class AlphaZeroSettings:
                 f"trained with {saved.get('algorithm', 'ppo')}"
             )
         saved.setdefault("convolutions", [])  # a run saved before they existed had none
+        if "observation_shape" not in saved:  # older runs: what their network reads
+            described = json.loads((output / CHECKPOINT / DESCRIPTION).read_text())
+            saved["observation_shape"] = described["observation_shape"]
         for name, value in self.run_settings().items():
             if saved.get(name) != value:
                 raise ValueError(

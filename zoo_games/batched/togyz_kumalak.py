@@ -31,7 +31,11 @@ from zoo_games.batched.rng import Integer
 from zoo_games.core.game import NO_WINNER
 from zoo_games.togyz_kumalak import evaluation, observation, rules
 from zoo_games.togyz_kumalak.holes import HOLES_PER_SIDE, NO_TUZDUK, NUM_HOLES, WINNING_KAZAN
-from zoo_games.togyz_kumalak.observation import BOARD_LENGTH, EFFECTS_PER_SIDE, ENCODINGS
+from zoo_games.togyz_kumalak.observation import (
+    BOARD_LENGTH,
+    DEFAULT_ENCODING,
+    ENCODINGS,
+)
 from zoo_games.togyz_kumalak.rules import TogyzKumalakGame, TogyzKumalakState
 
 KAZAN = 1
@@ -68,15 +72,6 @@ write_tesauro_kazan = compile_rule(observation.write_tesauro_kazan)
 #: The rules core's rules of where a tuzduk may be made and of who wins by atsis kalu, compiled.
 tuzduk_allowed = compile_rule(rules.tuzduk_allowed)
 winner_by_kazans = compile_rule(rules.winner_by_kazans)
-#: The rules core's count of what a sowing would take, compiled.
-sowing_plan = compile_rule(rules.sowing_plan)
-balls_sown_into = compile_rule(rules.balls_sown_into)
-sowing_effect = compile_rule(
-    rules.sowing_effect,
-    tuzduk_allowed=tuzduk_allowed,
-    sowing_plan=sowing_plan,
-    balls_sown_into=balls_sown_into,
-)
 
 
 @njit(cache=True, inline="always")
@@ -203,6 +198,18 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
     values[index + 1] = row[MOVER] == 1
 
 
+#: The observer's sowing effects, compiled, and the tables they are read off.
+write_sowing_effects = compile_rule(observation.write_sowing_effects)
+LANDINGS, SOWN, MAY_MAKE_TUZDUK = observation.sowing_tables()
+
+
+@njit(cache=True, inline="always")
+def tuzduk_of(row: np.ndarray, player: Integer) -> int:
+    """The board hole of ``player``'s tuzduk, the rules core's ``NO_TUZDUK`` for none."""
+    hole = row[TUZDUK + player]
+    return NO_TUZDUK if hole == NONE else int(hole)
+
+
 @njit(cache=True, inline="always")
 def observe_captures(row: np.ndarray, out: np.ndarray) -> None:
     """The ``"captures"`` view (``CapturesObserver``): the board, then each sowing's effect.
@@ -214,17 +221,13 @@ def observe_captures(row: np.ndarray, out: np.ndarray) -> None:
     observe_board(row, out)
     holes = row[HOLES:]
     player = row[MOVER]
-    for block in range(2):
-        side = player if block == 0 else 1 - player
-        base = BOARD_LENGTH + block * EFFECTS_PER_SIDE
-        for number in range(HOLES_PER_SIDE):
-            hole = HOLES_PER_SIDE * side + number
-            own, other, tuzduk = 0, 0, False
-            if row[HOLES + hole]:
-                own, other, tuzduk = sowing_effect(holes, hole, row[TUZDUK], row[TUZDUK + 1])
-            out[base + number] = own
-            out[base + HOLES_PER_SIDE + number] = other
-            out[base + 2 * HOLES_PER_SIDE + number] = tuzduk
+    mine, theirs = tuzduk_of(row, player), tuzduk_of(row, 1 - player)
+    index = write_sowing_effects(
+        out, BOARD_LENGTH, holes, player, mine, theirs, LANDINGS, SOWN, MAY_MAKE_TUZDUK
+    )
+    write_sowing_effects(
+        out, index, holes, 1 - player, theirs, mine, LANDINGS, SOWN, MAY_MAKE_TUZDUK
+    )
 
 
 @njit(cache=True, inline="always")
@@ -241,7 +244,8 @@ def observe(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 def config(game: Any, options: dict[str, Any]) -> list[int]:
     """``[stop_at_majority, encoding]`` of a :class:`TogyzKumalakGame` and its encoding."""
     assert isinstance(game, TogyzKumalakGame)
-    return [int(game.stop_at_majority), ENCODINGS.index(options.get("observation", "board"))]
+    encoding = ENCODINGS.index(options.get("observation", DEFAULT_ENCODING))
+    return [int(game.stop_at_majority), encoding]
 
 
 def row_from_state(state: Any) -> np.ndarray:

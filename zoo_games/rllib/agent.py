@@ -52,7 +52,7 @@ class RLlibAgent(ModuleAgent):
         settings = read_settings(self.run_folder)
         shared = bool(settings.get("shared_policy", True))
         modules = {
-            seat: _load_module(module_folder(checkpoint_folder, seat, shared)) for seat in AGENTS
+            seat: load_module(module_folder(checkpoint_folder, seat, shared)) for seat in AGENTS
         }
         super().__init__(modules, str(settings["variant"]), sample=sample, seed=seed)
 
@@ -85,7 +85,7 @@ def _run_folders(path: Path) -> tuple[Path, Path]:
 
 
 @cache
-def _load_module(path: Path) -> Any:
+def load_module(path: Path) -> Any:
     """The RLModule saved in ``path``; ``ValueError`` if there is none."""
     if not path.is_dir():
         raise ValueError(f"the checkpoint has no trained module at {path}")

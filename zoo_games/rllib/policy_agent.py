@@ -69,6 +69,14 @@ class ModuleAgent(Agent):
         self._game = variant.game
         self._observer = variant.observer
         self._rng = np.random.default_rng(seed)
+        expected = tuple(self._observer.space.shape)
+        for seat_module in self._modules:
+            read = tuple(seat_module.observation_space["observation"].shape)
+            if read != expected:
+                raise ValueError(
+                    f"this policy reads observations of shape {read}, but {variant_label!r} "
+                    f"observes {expected}: it was trained on another observation of the game"
+                )
 
     def act(self, state: GameState) -> int:
         """The module's action for the player to act in ``state``."""

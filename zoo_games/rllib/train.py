@@ -33,9 +33,10 @@ from ray.tune.registry import register_env
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
+from zoo_games.rllib.agent import load_module
 from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
-from zoo_games.rllib.policies import policy_ids, policy_mapping
+from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
@@ -224,10 +225,12 @@ class TrainSettings:
 
         The learning rate, the entropy coefficient and the share of games against greedy too:
         a resumed run goes on as it was trained, rather than mixing settings within one run's
-        curve without saying so.
+        curve without saying so. The variant's observation shape as well, should a variant's
+        default observation change between the run and its resume.
         """
         return {
             "variant": self.variant,
+            "observation_shape": list(find_variant(self.variant).observer.space.shape),
             "engine": self.engine,
             "shared_policy": self.shared_policy,
             "hidden": list(self.hidden),
@@ -250,6 +253,13 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
             "with that algorithm"
         )
     saved.setdefault("greedy_share", 0.0)
+    if "observation_shape" not in saved:
+        # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
+        # the captures became that variant's default): its module says what it reads.
+        folder = module_folder(output / CHECKPOINT, AGENTS[0], saved.get("shared_policy", True))
+        if folder.is_dir():
+            module = load_module(folder)
+            saved["observation_shape"] = list(module.observation_space["observation"].shape)
     for name in unset:
         if name in saved:
             asked[name] = saved[name]

@@ -1,15 +1,17 @@
 """What a Togyz Kumalak player sees, in three encodings.
 
-``"board"`` (default): the board from the observer's side, as ``uint8`` counts (a hole or a
-kazan can hold up to 162 balls, more than ``int8`` holds; ``uint8`` holds them exactly).
+``"captures"`` (default): the board, then what sowing each hole of either player would take
+now.
+``"board"``: the board from the observer's side, as ``uint8`` counts (a hole or a kazan can
+hold up to 162 balls, more than ``int8`` holds; ``uint8`` holds them exactly).
 ``"tesauro"``: the 128-value encoding of the earlier single-agent gym, built from its
 formulas, from White's side for both players.
-``"captures"``: the board, then what sowing each hole of either player would take now.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -21,9 +23,17 @@ from zoo_games.togyz_kumalak.holes import (
     TOTAL_BALLS,
     WINNING_KAZAN,
 )
-from zoo_games.togyz_kumalak.rules import TogyzKumalakState
+from zoo_games.togyz_kumalak.rules import (
+    TogyzKumalakState,
+    balls_sown_into,
+    sowing_plan,
+    tuzduk_allowed,
+)
 
 ENCODINGS = ("board", "tesauro", "captures")
+#: What a network learns from fastest (docs/training.md measures it): where each sowing ends
+#: and what it takes is what decides this game, and it is costly to learn from counts alone.
+DEFAULT_ENCODING = "captures"
 BOARD_LENGTH = 4 * HOLES_PER_SIDE + 3  # 39
 TESAURO_LENGTH = 128
 #: Per player: for each of its holes, its kazan's gain, the other kazan's, a tuzduk made.
@@ -136,18 +146,98 @@ class CapturesObserver:
 
     def observe(self, state: TogyzKumalakState, player: int) -> np.ndarray:
         """The 93 values described in the class docstring."""
-        effects = bytearray(2 * EFFECTS_PER_SIDE)
-        for block, side in enumerate((player, 1 - player)):
-            base = block * EFFECTS_PER_SIDE
+        holes, (white_tuzduk, black_tuzduk) = state.holes, state.tuzduk
+        mine, theirs = (white_tuzduk, black_tuzduk) if player == 0 else (black_tuzduk, white_tuzduk)
+        values = bytearray(self._board.observe(state, player).tobytes())
+        values += bytes(2 * EFFECTS_PER_SIDE)
+        index = write_sowing_effects(values, BOARD_LENGTH, holes, player, mine, theirs, *_TABLES)
+        write_sowing_effects(values, index, holes, 1 - player, theirs, mine, *_TABLES)
+        return np.ndarray(_CAPTURES_SHAPE, _UINT8, values)
+
+
+#: The last ball of a sowing lands in its sower's own row, where it captures nothing.
+NO_LANDING = -1
+
+
+def sowing_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`write_sowing_effects` reads instead of counting each sowing again.
+
+    ``landings[start, balls]``: the hole of the other row where the last of ``balls`` sown
+    from board hole ``start`` lands, or :data:`NO_LANDING`; ``sown[start, balls, hole]``: the
+    balls that sowing drops into each board hole (:func:`rules.sowing_plan`,
+    :func:`rules.balls_sown_into`); ``may_make[made, theirs, number]``: whether a player who
+    has (1) or has not (0) made a tuzduk may make one of the opponent's hole ``number`` (0-8)
+    while the opponent's tuzduk is board hole ``theirs`` (-1, the last index, for none).
+    """
+    landings = np.full((NUM_HOLES, TOTAL_BALLS + 1), NO_LANDING, dtype=np.int16)
+    sown = np.zeros((NUM_HOLES, TOTAL_BALLS + 1, NUM_HOLES), dtype=np.uint8)
+    for start in range(NUM_HOLES):
+        for balls in range(1, TOTAL_BALLS + 1):
+            first, end, laps, last = sowing_plan(start, balls)
+            if last // HOLES_PER_SIDE != start // HOLES_PER_SIDE:
+                landings[start, balls] = last
+            for hole in range(NUM_HOLES):
+                sown[start, balls, hole] = balls_sown_into(hole, first, end, laps)
+    may_make = np.zeros((2, NUM_HOLES + 1, HOLES_PER_SIDE), dtype=np.uint8)
+    for made in (0, 1):
+        for theirs in (*range(NUM_HOLES), NO_TUZDUK):
             for number in range(HOLES_PER_SIDE):
-                hole = side * HOLES_PER_SIDE + number
-                if state.holes[hole]:
-                    own, other, tuzduk = state.sowing_effect(hole)
-                    effects[base + number] = own
-                    effects[base + HOLES_PER_SIDE + number] = other
-                    effects[base + 2 * HOLES_PER_SIDE + number] = tuzduk
-        values = self._board.observe(state, player).tobytes() + effects
-        return np.ndarray(_CAPTURES_SHAPE, _UINT8, bytearray(values))
+                may_make[made, theirs, number] = tuzduk_allowed(
+                    number, bool(made), theirs != NO_TUZDUK, theirs % HOLES_PER_SIDE
+                )
+    return landings, sown, may_make
+
+
+def write_sowing_effects(
+    out: MutableSequence[int] | np.ndarray,
+    index: int,
+    holes: Sequence[int] | np.ndarray,
+    side: int,
+    mine: int,
+    theirs: int,
+    landings: Any,
+    sown: Any,
+    may_make: Any,
+) -> int:
+    """Write what sowing each hole of ``side`` would do from ``out[index]``; the next index.
+
+    For holes 1-9 of ``side`` as if it were to move: the balls its kazan would gain, those the
+    other kazan would gain, 1 if it would make a tuzduk (the layout of
+    :class:`CapturesObserver`); the same as :func:`rules.sowing_effect`, read off the tables
+    of :func:`sowing_tables` (``landings``, ``sown``, ``may_make``, as nested sequences or
+    arrays), since an observation asks it of 18 holes at every step. ``mine`` and ``theirs``
+    are the board holes of ``side``'s and the opponent's tuzduks (``NO_TUZDUK`` for none).
+    Plain Python over ints: the batched kernels compile this very function.
+    """
+    first_hole = side * HOLES_PER_SIDE
+    allowed = may_make[int(mine != NO_TUZDUK)][theirs]
+    for number in range(HOLES_PER_SIDE):
+        hole = first_hole + number
+        balls = holes[hole]
+        gain = other = made = 0
+        if balls:
+            dropped = sown[hole][balls]
+            if mine != NO_TUZDUK:
+                gain = dropped[mine]
+            if theirs != NO_TUZDUK:
+                other = dropped[theirs]
+            last = landings[hole][balls]
+            if last != NO_LANDING and last != mine:
+                # The last ball is in the opponent's row, which the sowing did not start from.
+                count = holes[last] + dropped[last]
+                if count % 2 == 0:
+                    gain += count
+                elif count == 3 and allowed[last % HOLES_PER_SIDE]:
+                    gain += count
+                    made = 1
+        out[index + number] = gain
+        out[index + HOLES_PER_SIDE + number] = other
+        out[index + 2 * HOLES_PER_SIDE + number] = made
+    return index + EFFECTS_PER_SIDE
+
+
+#: The tables of :func:`sowing_tables` as nested lists, which plain Python indexes fastest.
+_TABLES = tuple(table.tolist() for table in sowing_tables())
 
 
 class TesauroObserver:

@@ -65,7 +65,7 @@ def balls_sown_into(hole: int, first: int, end: int, laps: int) -> int:
     """The balls a sowing of plan ``(first, end, laps)`` (:func:`sowing_plan`) drops in ``hole``.
 
     A ball per whole lap, and one more if ``hole`` is in the stretch ``first .. end - 1``
-    (modulo 18). Plain Python over ints: the batched kernels compile this very function.
+    (modulo 18).
     """
     return laps + int((hole - first) % NUM_HOLES < end - first)
 
@@ -80,7 +80,8 @@ def sowing_effect(
     its tuzduk), and whether the last ball would make the owner a tuzduk. ``holes`` are the
     18 board holes; a tuzduk is the board hole its owner holds, any other number for none.
     Counted, not played, on :func:`sowing_plan`, the plan :meth:`sow` fills the holes by.
-    Plain Python over ints: the batched kernels compile this very function.
+    The ``"captures"`` observation reads the same effects off tables built from
+    :func:`sowing_plan` and :func:`balls_sown_into`, which the tests hold to this function.
     """
     owner = start // HOLES_PER_SIDE
     first, end, laps, last = sowing_plan(start, int(holes[start]))
@@ -119,8 +120,7 @@ def sowing_plan(start: int, balls: int) -> tuple[int, int, int, int]:
     """Where ``balls`` sown from board hole ``start`` go: ``(first, end, laps, last)``.
 
     Every hole gets ``laps`` balls, the holes ``first .. end - 1`` (indices beyond 17 wrap
-    around) one more, and the last ball lands in ``last``. Plain Python over ints: the
-    batched kernels compile this very function (for :func:`sowing_effect`).
+    around) one more, and the last ball lands in ``last``.
     """
     first = start if balls > 1 else (start + 1) % NUM_HOLES
     laps, rest = divmod(balls, NUM_HOLES)
