@@ -200,7 +200,7 @@ def observe_tesauro(row: np.ndarray, out: np.ndarray) -> None:
 
 #: The observer's sowing effects, compiled, and the tables they are read off.
 write_sowing_effects = compile_rule(observation.write_sowing_effects)
-LANDINGS, SOWN, MAY_MAKE_TUZDUK = observation.sowing_tables()
+LANDINGS, SOWN, MAY_MAKE_TUZDUK = observation.SOWING_TABLES
 
 
 @njit(cache=True, inline="always")

@@ -236,8 +236,10 @@ def write_sowing_effects(
     return index + EFFECTS_PER_SIDE
 
 
-#: The tables of :func:`sowing_tables` as nested lists, which plain Python indexes fastest.
-_TABLES = tuple(table.tolist() for table in sowing_tables())
+#: The tables of :func:`sowing_tables`, built once: as arrays for the batched kernels, and as
+#: nested lists, which plain Python indexes fastest, for :class:`CapturesObserver`.
+SOWING_TABLES = sowing_tables()
+_TABLES = tuple(table.tolist() for table in SOWING_TABLES)
 
 
 class TesauroObserver:
