@@ -56,6 +56,11 @@ class Variant:
         """How a player of this variant sees a state (the environment's observations)."""
         return self.parts.observer
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of a player's observation in this variant (what a network reads)."""
+        return tuple(self.observer.space.shape)
+
     def raw_env(self, **overrides: Any) -> BoardGameEnv:
         """The bare environment of this variant."""
         env: BoardGameEnv = self.module.raw_env(**{**self.kwargs, **overrides})

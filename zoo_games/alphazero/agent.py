@@ -98,8 +98,9 @@ class AlphaZeroAgent(Agent):
         if self._own is not None:
             if self._own.variant not in [variant.label for variant in same_rules]:
                 variant = same_rules[0]
-                shape = tuple(variant.observer.space.shape)
-                networks.check_plays(self._own, variant.label, shape, game.num_actions)
+                networks.check_plays(
+                    self._own, variant.label, variant.observation_shape, game.num_actions
+                )
             return self._own
         shipped = saved.baseline_variants()
         variant = next((v for v in same_rules if v.label in shipped), same_rules[0])

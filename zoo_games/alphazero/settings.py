@@ -155,7 +155,7 @@ class AlphaZeroSettings:
                 f"convolutions must be channel counts of 1 or more, got {self.convolutions}"
             )
         if self.convolutions:
-            check_board_of_planes(variant.observer.space.shape, f"{self.variant}'s")
+            check_board_of_planes(variant.observation_shape, f"{self.variant}'s")
         output = Path(self.output_dir or f"runs/{self.variant}-{ALGORITHM}")
         if self.resume:
             self._check_resumable(output)
@@ -169,7 +169,7 @@ class AlphaZeroSettings:
         return {
             "algorithm": ALGORITHM,
             "variant": self.variant,
-            "observation_shape": list(find_variant(self.variant).observer.space.shape),
+            "observation_shape": list(find_variant(self.variant).observation_shape),
             "hidden": list(self.hidden),
             "convolutions": list(self.convolutions),
             "replay_capacity": self.replay_capacity,

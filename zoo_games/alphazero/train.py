@@ -99,7 +99,7 @@ class Run:
     def __init__(self, settings: AlphaZeroSettings, make: SearchMaker, seed: int) -> None:
         self.settings = settings
         variant = find_variant(settings.variant)
-        self.observation_shape = tuple(variant.observer.space.shape)
+        self.observation_shape = variant.observation_shape
         num_actions = variant.game.num_actions
         self.buffer = ReplayBuffer(
             settings.replay_capacity,

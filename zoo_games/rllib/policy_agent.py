@@ -69,7 +69,7 @@ class ModuleAgent(Agent):
         self._game = variant.game
         self._observer = variant.observer
         self._rng = np.random.default_rng(seed)
-        expected = tuple(self._observer.space.shape)
+        expected = variant.observation_shape
         for seat_module in self._modules:
             read = tuple(seat_module.observation_space["observation"].shape)
             if read != expected:

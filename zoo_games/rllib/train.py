@@ -230,7 +230,7 @@ class TrainSettings:
         """
         return {
             "variant": self.variant,
-            "observation_shape": list(find_variant(self.variant).observer.space.shape),
+            "observation_shape": list(find_variant(self.variant).observation_shape),
             "engine": self.engine,
             "shared_policy": self.shared_policy,
             "hidden": list(self.hidden),
