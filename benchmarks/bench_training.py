@@ -8,7 +8,9 @@ greedy (which the environment path cannot play). They run in the same process on
 other, on one local sampling runner (``env_runners=0``) and torch's threads of ``zoo-games
 train``, as that command runs by default. After one warm-up iteration (numba loading its
 cache, first forward passes), ``--iterations`` whole iterations (sampling and learning) are
-timed.
+timed, with the objects made before them kept out of the garbage collector's passes, as
+``zoo-games train``'s loop keeps them (``zoo_games.training.heap``; ``--unfrozen`` times them
+without, to see what that saves).
 
 Printed per variant and engine: environment steps per second of whole iterations, of sampling
 alone (the runner's ``sample`` calls inside those iterations), and where the iterations' time
@@ -26,17 +28,24 @@ went:
 * ``learner update``: the rest of the learner's update (the SGD epochs);
 * ``other``: weight synchronisation and metrics.
 
+and, on a line of its own, the collector's full passes (over every tracked object, its oldest
+generation) during those iterations, which fall inside the parts above: how many, and their
+milliseconds per iteration. ``--engines batched`` times the batched path alone (for long runs
+of it; the ratios need both).
+
     python benchmarks/bench_training.py --iterations 3
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +58,7 @@ try:
 
     from zoo_games.rllib.train import TrainSettings, ppo_config
     from zoo_games.training.cluster import start_ray
+    from zoo_games.training.heap import startup_objects_frozen
     from zoo_games.training.threads import torch_threads
 except ImportError as missing:
     sys.exit(
@@ -88,6 +98,34 @@ class Clock:
         return timed_call
 
 
+@dataclass
+class FullPasses:
+    """The garbage collector's passes over its oldest generation (every tracked object)."""
+
+    count: int = 0
+    seconds: float = 0.0
+
+    @contextmanager
+    def watched(self) -> Iterator[None]:
+        """Count and time the full passes made while the block runs."""
+        started = [0.0]
+
+        def note(phase: str, info: dict[str, int]) -> None:
+            if info["generation"] != 2:
+                return
+            if phase == "start":
+                started[0] = time.perf_counter()
+            else:
+                self.count += 1
+                self.seconds += time.perf_counter() - started[0]
+
+        gc.callbacks.append(note)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(note)
+
+
 class TimedPipeline:
     """A connector pipeline whose calls are timed (its other attributes pass through)."""
 
@@ -109,6 +147,7 @@ class Measurement:
     steps: int
     seconds: float
     parts: dict[str, float]
+    full_passes: FullPasses
 
     @property
     def rate(self) -> float:
@@ -142,19 +181,21 @@ def instrument(algo: Any, engine: str, clock: Clock) -> None:
     )
 
 
-def measure(settings: TrainSettings, iterations: int) -> Measurement:
+def measure(settings: TrainSettings, iterations: int, frozen: bool = True) -> Measurement:
     """Time ``iterations`` whole training iterations after one warm-up iteration."""
     algo = ppo_config(settings).build_algo()
+    full_passes = FullPasses()
     try:
         clock = Clock()
         instrument(algo, str(settings.engine), clock)
         result = algo.train()
         clock.seconds.clear()
         before = result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED_LIFETIME]
-        start = time.perf_counter()
-        for _ in range(iterations):
-            result = algo.train()
-        seconds = time.perf_counter() - start
+        with startup_objects_frozen() if frozen else nullcontext(), full_passes.watched():
+            start = time.perf_counter()
+            for _ in range(iterations):
+                result = algo.train()
+            seconds = time.perf_counter() - start
         steps = int(result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED_LIFETIME] - before)
     finally:
         algo.stop()
@@ -167,7 +208,7 @@ def measure(settings: TrainSettings, iterations: int) -> Measurement:
         parts["episodes"] = spent["sample"] - sampled
     parts["learner update"] = spent["update"] - parts["learner connector"]
     parts["other"] = seconds - spent["sample"] - spent["update"]
-    return Measurement(steps, seconds, parts)
+    return Measurement(steps, seconds, parts, full_passes)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -175,6 +216,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=labels())
     parser.add_argument("--iterations", type=positive_int, default=3, help="timed per run")
+    parser.add_argument(
+        "--engines", nargs="+", default=list(ENGINES), choices=ENGINES, help="paths to time"
+    )
+    parser.add_argument(
+        "--unfrozen",
+        action="store_true",
+        help="leave the objects made before the timed iterations in the collector's passes",
+    )
     parser.add_argument("--train-batch-size", type=positive_int, default=defaults.train_batch_size)
     parser.add_argument("--minibatch-size", type=positive_int, default=defaults.minibatch_size)
     parser.add_argument("--epochs", type=positive_int, default=defaults.epochs)
@@ -200,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     print(header + "".join(f" {name:>17}" for name in PARTS))
     for label in args.variants:
         rates: dict[str, Measurement] = {}
-        for engine in ENGINES:
+        for engine in (engine for engine in ENGINES if engine in args.engines):
             settings = TrainSettings(
                 variant=label,
                 engine=engine,
@@ -212,12 +261,20 @@ def main(argv: list[str] | None = None) -> None:
                 greedy_share=args.greedy_share if engine == "batched" else 0.0,
             )
             with torch_threads():  # as zoo-games train runs
-                result = rates[engine] = measure(settings, args.iterations)
+                result = rates[engine] = measure(settings, args.iterations, not args.unfrozen)
             shares = "".join(f" {result.parts[name] / result.seconds:>16.1%} " for name in PARTS)
             print(
                 f"{label:<17} {engine:<8} {result.rate:>9,.0f} {result.sampling_rate:>10,.0f}"
                 + shares
             )
+            passes = result.full_passes
+            print(
+                f"{label:<17} {engine:<8} collector's full passes: {passes.count}, "
+                f"{passes.seconds / args.iterations * 1000:.2f} ms per iteration "
+                f"({passes.seconds / result.seconds:.1%})"
+            )
+        if len(rates) < len(ENGINES):
+            continue
         whole = rates["batched"].rate / rates["env"].rate
         sampling = rates["batched"].sampling_rate / rates["env"].sampling_rate
         print(f"{label:<17} batched/env: whole iterations {whole:.1f}x, sampling {sampling:.1f}x")

@@ -216,13 +216,34 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert "env/kernels" in lines[1] and "learner update" in lines[1]
-    rows = {line.split()[1]: line.split() for line in lines if line.startswith("santorini-fixed")}
+    rows = {
+        line.split()[1]: line.split()
+        for line in lines
+        if line.startswith("santorini-fixed") and "collector's" not in line
+    }
     assert set(rows) == {"env", "batched", "batched/env:"}
     for engine in ("env", "batched"):
         # steps/s, sampling steps/s, then a share of the time per part
         assert len(rows[engine]) == 4 + 8 and all(v.endswith("%") for v in rows[engine][4:])
     assert "whole iterations" in " ".join(rows["batched/env:"])
+    passes = [line.split()[1] for line in lines if "collector's full passes: " in line]
+    assert passes == ["env", "batched"]
     assert "load average after" in lines[-1]
+
+
+def test_bench_training_times_one_engine_alone_and_unfrozen() -> None:
+    for module in ("numba", "ray", "torch"):
+        pytest.importorskip(module)
+    result = run(
+        "bench_training.py",
+        *("--variants", "senet-kendall-5", "--iterations", "1", "--train-batch-size", "64"),
+        *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
+        *("--engines", "batched", "--unfrozen"),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line.split()[:2] for line in result.stdout.splitlines() if line.startswith("senet")]
+    assert rows == [["senet-kendall-5", "batched"], ["senet-kendall-5", "batched"]]
+    assert "ms per iteration" in result.stdout and "batched/env" not in result.stdout
 
 
 def test_bench_training_rejects_bad_arguments_clearly() -> None:

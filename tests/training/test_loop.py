@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from types import SimpleNamespace
 from typing import Any
 
@@ -116,3 +117,24 @@ def test_a_budget_of_minutes_is_spent_by_the_clock(monkeypatch):
     spent = [call[1] for call in recorder.calls if call[0] == "iterate"]
     assert spent == pytest.approx([0.5 / 1.5, 1.0 / 1.5])
     assert [row["minutes"] for row in rows] == [0.25, 0.75, 1.25]
+
+
+def test_iterations_run_with_the_objects_made_before_the_loop_frozen():
+    """They are out of the collector's passes during the loop, and back in them after it."""
+    made_before = Recorder()  # an object the collector tracks
+
+    def tracked() -> bool:
+        return any(thing is made_before for thing in gc.get_objects())
+
+    frozen_during: list[bool] = []
+
+    class Watching(Recorder):
+        def iterate(self, spent: float) -> dict[str, Any]:
+            frozen_during.append(gc.get_freeze_count() > 0 and not tracked())
+            return super().iterate(spent)
+
+    assert gc.get_freeze_count() == 0
+    run(Watching(), [], iterations=2, eval_every=0)
+    assert frozen_during == [True, True]
+    assert gc.get_freeze_count() == 0
+    assert tracked()

@@ -7,6 +7,8 @@
 * :mod:`~zoo_games.training.plot`: the learning curve, strength against training time;
 * :mod:`~zoo_games.training.folders`: a new run's folder, never one holding another run;
 * :mod:`~zoo_games.training.threads`: the torch threads of a training process (needs torch);
+* :mod:`~zoo_games.training.heap`: the objects made before the loop, kept out of the garbage
+  collector's passes while it runs;
 * :mod:`~zoo_games.training.cluster`: a Ray of the run's own, or a cluster joined (needs Ray).
 
 They sit beside the agents and the arena, and both

@@ -19,6 +19,7 @@ from zoo_games.arena.results import PairingResult
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import iterations_done
 from zoo_games.training.evaluation import record_finals, win_rate_column
+from zoo_games.training.heap import startup_objects_frozen
 
 #: A metrics row: column name to value.
 Row = dict[str, Any]
@@ -64,36 +65,38 @@ def train_iterations(
     Appends a row per iteration (``iteration``, ``minutes`` counted across resumes, the
     iteration's figures, and the win rates at evaluations), reports each with
     ``progress_line``, and returns the final evaluation, which is also written into the last
-    row and the last checkpoint.
+    row and the last checkpoint. Everything made before the loop (the algorithm, Ray, torch)
+    stays out of the garbage collector's passes while it runs (:mod:`~zoo_games.training.heap`).
     """
-    iteration = iterations_done(rows)
-    elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
-    start = time.perf_counter()
+    with startup_objects_frozen():
+        iteration = iterations_done(rows)
+        elapsed_before = float(rows[-1]["minutes"]) if rows else 0.0
+        start = time.perf_counter()
 
-    def minutes() -> float:
-        return elapsed_before + (time.perf_counter() - start) / 60
+        def minutes() -> float:
+            return elapsed_before + (time.perf_counter() - start) / 60
 
-    if not rows and schedule.eval_every:
-        rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, steps, schedule.eval_games))
-        progress(progress_line(rows[-1]))
-    while True:
-        spent = schedule.budget.share_spent(iteration, minutes())
-        if spent >= 1:
-            break
-        figures = steps.iterate(spent)
-        iteration += 1
-        row = {"iteration": iteration, "minutes": round(minutes(), 3), **figures}
-        evaluating = schedule.eval_every > 0 and iteration % schedule.eval_every == 0
-        if evaluating:
-            row = _evaluated(row, steps, schedule.eval_games)
-        rows.append(row)
-        progress(progress_line(row))
-        if evaluating:
-            steps.save(rows)
-    finals = steps.evaluate(schedule.final_eval_games)
-    record_finals(rows, finals, schedule.final_eval_games, progress)
-    steps.save(rows)
-    return finals
+        if not rows and schedule.eval_every:
+            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, steps, schedule.eval_games))
+            progress(progress_line(rows[-1]))
+        while True:
+            spent = schedule.budget.share_spent(iteration, minutes())
+            if spent >= 1:
+                break
+            figures = steps.iterate(spent)
+            iteration += 1
+            row = {"iteration": iteration, "minutes": round(minutes(), 3), **figures}
+            evaluating = schedule.eval_every > 0 and iteration % schedule.eval_every == 0
+            if evaluating:
+                row = _evaluated(row, steps, schedule.eval_games)
+            rows.append(row)
+            progress(progress_line(row))
+            if evaluating:
+                steps.save(rows)
+        finals = steps.evaluate(schedule.final_eval_games)
+        record_finals(rows, finals, schedule.final_eval_games, progress)
+        steps.save(rows)
+        return finals
 
 
 def _evaluated(row: Row, steps: Steps, games: int) -> Row:
