@@ -1,15 +1,15 @@
 """Keeping the garbage collector's full passes short while a training loop runs.
 
 Before its first iteration a training process already holds hundreds of thousands of objects
-that live as long as it does (Ray, torch, RLlib's algorithm, its modules and connectors: about
-720,000 tracked objects in a PPO run), and every iteration then makes and drops many more
-(episode chunks, batches, tensors). Now and then Python's collector makes a full pass over
-every tracked object, long-lived or not: in a Santorini PPO run on the batched engine one such
-pass took 0.3 s, a tenth of six iterations' time. The objects alive when the loop starts are
-not garbage and will not become garbage before it ends, so :func:`startup_objects_frozen` moves
-them out of the collector's sight (``gc.freeze``, Python's permanent generation) for the loop,
-after one last full collection, and gives them back when the loop ends (unless the process
-had frozen objects of its own before: those, and the loop's, then stay frozen).
+that live as long as it does (Ray, torch, RLlib's algorithm, its modules and connectors), and
+every iteration then makes and drops many more (episode chunks, batches, tensors). Now and
+then Python's collector makes a full pass over every tracked object, long-lived or not (what
+those passes cost a PPO iteration: docs/training.md, "Choosing the settings", measured with
+``benchmarks/bench_training.py``). The objects alive when the loop starts are not garbage and
+will not become garbage before it ends, so :func:`startup_objects_frozen` moves them out of
+the collector's sight (``gc.freeze``, Python's permanent generation) for the loop, after one
+last full collection, and gives them back when the loop ends (unless the process had frozen
+objects of its own before: those, and the loop's, then stay frozen).
 """
 
 from __future__ import annotations
