@@ -56,7 +56,7 @@ from zoo_games.catalog import find_variant, labels
 try:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-    from zoo_games.rllib.train import TrainSettings, ppo_config
+    from zoo_games.rllib.train import EPOCHS, TrainSettings, ppo_config
     from zoo_games.training.cluster import start_ray
     from zoo_games.training.heap import startup_objects_frozen
     from zoo_games.training.threads import torch_threads
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--train-batch-size", type=positive_int, default=defaults.train_batch_size)
     parser.add_argument("--minibatch-size", type=positive_int, default=defaults.minibatch_size)
-    parser.add_argument("--epochs", type=positive_int, default=defaults.epochs)
+    parser.add_argument("--epochs", type=positive_int, default=EPOCHS)
     parser.add_argument(
         "--hidden", type=positive_int, nargs="+", default=defaults.hidden, help="layer widths"
     )

@@ -136,6 +136,8 @@ TRAIN_MISTAKES = [
     (["--lr", "0"], "must be more than 0"),
     (["--lr", "fast"], "expected a number, got 'fast'"),
     (["--entropy-coeff", "-0.1"], "must be 0 or more"),
+    (["--epochs", "0"], "must be 1 or more"),
+    (["--epochs", "1.5"], "expected a whole number, got '1.5'"),
     (["--greedy-share", "1.5"], "must be from 0 to 1, got 1.5"),
 ]
 
@@ -182,11 +184,11 @@ def test_ppo_train_starts_with_the_network_and_loss_options(tmp_path, monkeypatc
     monkeypatch.setattr(zoo_games.rllib.train, "train", started.append)
     argv = ["train", "togyz-kumalak", "--iterations", "2", "--output", str(tmp_path / "r")]
     argv += ["--hidden", "256", "256", "--lr", "0.001", "--entropy-coeff", "0.03"]
-    argv += ["--greedy-share", "0.25"]
+    argv += ["--greedy-share", "0.25", "--epochs", "3"]
     assert main(argv) == 0
     (settings,) = started
     assert (settings.hidden, settings.lr, settings.entropy_coeff) == ([256, 256], 0.001, 0.03)
-    assert settings.greedy_share == 0.25
+    assert (settings.greedy_share, settings.epochs) == (0.25, 3)
     assert settings.iterations == 2 and settings.output_dir == str(tmp_path / "r")
 
 
@@ -257,6 +259,7 @@ def alphazero_runs(monkeypatch):
         (["--search-value-weight", "1.5"], "must be from 0 to 1, got 1.5"),
         (["--search-value-weight", "half"], "expected a number, got 'half'"),
         (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
+        (["--epochs", "2"], "--epochs cannot be used with --algorithm alphazero"),
         (["--greedy-share", "0.5"], "--greedy-share cannot be used with --algorithm alphazero"),
         (["--lr", "-1"], "must be more than 0"),
     ],

@@ -189,6 +189,7 @@ TRAIN_OPTIONS = {
     "env_runners": "env_runners",
     "envs_per_runner": "envs_per_env_runner",
     "hidden": "hidden",
+    "epochs": "epochs",
     "lr": "lr",
     "entropy_coeff": "entropy_coeff",
     "greedy_share": "greedy_share",
@@ -425,6 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="SIZE",
         help="widths of the network's hidden layers, e.g. 256 256",
+    )
+    training.add_argument(
+        "--epochs",
+        type=at_least(1),
+        help="ppo: SGD passes over each batch of experience (default 1)",
     )
     training.add_argument(
         "--lr",

@@ -12,7 +12,7 @@ pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
-from zoo_games.rllib.train import TrainSettings
+from zoo_games.rllib.train import EPOCHS, UNRECORDED_EPOCHS, TrainSettings
 from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
 COLUMNS = ["iteration", "minutes"]
@@ -113,6 +113,20 @@ def test_a_resume_keeps_the_runs_learning_rate_and_entropy_bonus(tmp_path, chang
     TrainSettings(output_dir=str(run), resume=True, **asked).checked()  # the defaults: the same
     with pytest.raises(ValueError, match="cannot resume the run in .*" + message):
         TrainSettings(output_dir=str(run), resume=True, **asked, **changed).checked()
+
+
+def test_a_resume_keeps_the_runs_epochs(tmp_path):
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
+    fresh = TrainSettings(output_dir=str(tmp_path / "fresh"), **asked).checked()
+    assert fresh.epochs == EPOCHS and fresh.run_settings()["epochs"] == EPOCHS
+    older = saved_run(tmp_path / "older")  # saved before runs recorded their epochs
+    resumed = TrainSettings(output_dir=str(older), resume=True, **asked).checked()
+    assert resumed.epochs == UNRECORDED_EPOCHS
+    run = saved_run(tmp_path / "newer", epochs=3)
+    assert TrainSettings(output_dir=str(run), resume=True, **asked).checked().epochs == 3
+    assert TrainSettings(output_dir=str(run), resume=True, epochs=3, **asked).checked().epochs == 3
+    with pytest.raises(ValueError, match="with epochs 1: it was trained with epochs 3"):
+        TrainSettings(output_dir=str(run), resume=True, epochs=1, **asked).checked()
 
 
 def test_a_resume_keeps_the_runs_share_of_games_against_greedy(tmp_path):

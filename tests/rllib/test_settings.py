@@ -37,6 +37,7 @@ from zoo_games.training.budget import Budget
         ({"lr": 0.0}, "lr must be more than 0"),
         ({"lr": float("inf")}, "lr must be more than 0"),
         ({"entropy_coeff": -0.01}, "entropy_coeff must be 0 or more"),
+        ({"epochs": 0}, "epochs must be 1 or more, got 0"),
         ({"greedy_share": 1.5}, "greedy_share must be from 0 to 1, got 1.5"),
         ({"greedy_share": float("nan")}, "greedy_share must be from 0 to 1"),
         ({"greedy_share": 0.5, "engine": "env"}, "greedy_share 0.5 needs the batched engine"),

@@ -86,6 +86,13 @@ EVAL_EVERY = {"batched": 50, "env": 10}
 #: the batched engine (self-play alone learned to beat itself, not greedy: docs/training.md,
 #: "Results"); none on the environment path, which has no compiled greedy to play it.
 GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
+#: SGD passes over each batch. One: with sampling at the batched engine's speed the learner is
+#: most of an iteration, and one pass over each of the extra batches that leaves time for
+#: learned as well as or better than two passes in the same minutes (docs/training.md,
+#: "Choosing the settings").
+EPOCHS = 1
+#: What a run saved before runs recorded their epochs was trained with (the default of its day).
+UNRECORDED_EPOCHS = 2
 
 
 @dataclass
@@ -105,13 +112,14 @@ class TrainSettings:
     env_runners: int = 0
     #: Games each sampling runner plays at once; ``None``: ``ENVIRONMENTS_PER_RUNNER[engine]``.
     envs_per_env_runner: int | None = None
-    # Two layers of 128 and two epochs: with sampling at the batched engine's speed the
-    # learner is most of an iteration, and these halve to third its time per step against
-    # [256, 256] and 4 epochs (docs/training.md, "Choosing the settings").
+    # Two layers of 128: with sampling at the batched engine's speed the learner is most of
+    # an iteration, and [128, 128] costs it far less time per step than [256, 256]
+    # (docs/training.md, "Choosing the settings").
     hidden: list[int] = field(default_factory=lambda: [128, 128])
     train_batch_size: int = 8000
     minibatch_size: int = 1000
-    epochs: int = 2
+    #: SGD passes over each batch; ``None``: ``EPOCHS``, or a resumed run's own.
+    epochs: int | None = None
     lr: float = 3e-4
     # Board games are episodic with one reward at the end: no reason to discount it.
     gamma: float = 1.0
@@ -149,16 +157,16 @@ class TrainSettings:
         alternate seats, or unknown opponents; a share of games against greedy outside 0-1, or
         above 0 off the batched engine; resuming a run that has no checkpoint, or one whose
         budget is spent, or whose checkpoint these settings cannot continue (another variant,
-        engine, network shape, policy split, learning rate, entropy coefficient or share of
-        games against greedy); and writing into a folder that already holds another run (it is
-        never replaced), or an output folder that cannot be created. Resuming, a checkpoint
-        swap that a kill interrupted is finished first
-        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine or share is the
-        run's own.
+        engine, network shape, policy split, number of epochs, learning rate, entropy
+        coefficient or share of games against greedy); and writing into a folder that already
+        holds another run (it is never replaced), or an output folder that cannot be created.
+        Resuming, a checkpoint swap that a kill interrupted is finished first
+        (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine, share or
+        number of epochs is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
-        share = self.greedy_share
+        share, epochs = self.greedy_share, self.epochs
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
         if engine == "batched" and not numba_installed():
@@ -180,7 +188,7 @@ class TrainSettings:
             ("epochs", 1),
         ):
             value = getattr(self, name)
-            if value < minimum:
+            if value is not None and value < minimum:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
@@ -192,10 +200,13 @@ class TrainSettings:
             recover(output)
             if not (output / CHECKPOINT).is_dir():
                 raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
-            unset = [name for name in ("engine", "greedy_share") if getattr(self, name) is None]
+            unset = [
+                name for name in ("engine", "greedy_share", "epochs") if getattr(self, name) is None
+            ]
             asked = {**self.run_settings(), "engine": engine}
             continued = _continued(output, asked, unset)
             engine, share = continued["engine"], continued["greedy_share"]
+            epochs = continued["epochs"]
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
             check_budget_left(output, self.budget)
@@ -218,15 +229,16 @@ class TrainSettings:
             envs_per_env_runner=environments,
             eval_every=eval_every,
             greedy_share=share,
+            epochs=EPOCHS if epochs is None else epochs,
         )
 
     def run_settings(self) -> dict[str, Any]:
         """What a checkpoint of these settings can only be continued with.
 
-        The learning rate, the entropy coefficient and the share of games against greedy too:
-        a resumed run goes on as it was trained, rather than mixing settings within one run's
-        curve without saying so. The variant's observation shape as well, should a variant's
-        default observation change between the run and its resume.
+        The epochs, the learning rate, the entropy coefficient and the share of games against
+        greedy too: a resumed run goes on as it was trained, rather than mixing settings within
+        one run's curve without saying so. The variant's observation shape as well, should a
+        variant's default observation change between the run and its resume.
         """
         return {
             "variant": self.variant,
@@ -234,6 +246,7 @@ class TrainSettings:
             "engine": self.engine,
             "shared_policy": self.shared_policy,
             "hidden": list(self.hidden),
+            "epochs": self.epochs,
             "lr": self.lr,
             "entropy_coeff": self.entropy_coeff,
             "greedy_share": self.greedy_share,
@@ -243,8 +256,9 @@ class TrainSettings:
 def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[str, Any]:
     """``asked`` as the run in ``output`` continues it, or ``ValueError`` if it cannot.
 
-    The settings named in ``unset`` (the engine, the share of games against greedy) continue
-    with the run's own; a run saved before its share was, trained by self-play alone (0).
+    The settings named in ``unset`` (the engine, the share of games against greedy, the
+    epochs) continue with the run's own; a run saved before its share was trained by self-play
+    alone (0), one saved before its epochs were with ``UNRECORDED_EPOCHS``.
     """
     saved = saved_run(output, list(asked))
     if "algorithm" in saved:  # only AlphaZero's runs name theirs
@@ -253,6 +267,7 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
             "with that algorithm"
         )
     saved.setdefault("greedy_share", 0.0)
+    saved.setdefault("epochs", UNRECORDED_EPOCHS)
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
         # the captures became that variant's default): its module says what it reads.
@@ -334,7 +349,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
         .training(
             train_batch_size_per_learner=settings.train_batch_size,
             minibatch_size=settings.minibatch_size,
-            num_epochs=settings.epochs,
+            num_epochs=EPOCHS if settings.epochs is None else settings.epochs,
             lr=settings.lr,
             gamma=settings.gamma,
             lambda_=settings.lambda_,
