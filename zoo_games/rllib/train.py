@@ -87,9 +87,8 @@ EVAL_EVERY = {"batched": 50, "env": 10}
 #: "Results"); none on the environment path, which has no compiled greedy to play it.
 GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 #: SGD passes over each batch. One: with sampling at the batched engine's speed the learner is
-#: most of an iteration, and one pass over each of the extra batches that leaves time for
-#: learned as well as or better than two passes in the same minutes (docs/training.md,
-#: "Choosing the settings").
+#: most of an iteration, so one pass leaves time for more batches, and in 20-minute runs it
+#: learned as well as or better than two passes (docs/training.md, "Choosing the settings").
 EPOCHS = 1
 #: What a run saved before runs recorded their epochs was trained with (the default of its day).
 UNRECORDED_EPOCHS = 2
