@@ -184,12 +184,24 @@ def test_ppo_train_starts_with_the_network_and_loss_options(tmp_path, monkeypatc
     monkeypatch.setattr(zoo_games.rllib.train, "train", started.append)
     argv = ["train", "togyz-kumalak", "--iterations", "2", "--output", str(tmp_path / "r")]
     argv += ["--hidden", "256", "256", "--lr", "0.001", "--entropy-coeff", "0.03"]
-    argv += ["--greedy-share", "0.25", "--epochs", "3"]
+    argv += ["--greedy-share", "0.25", "--random-share", "0.5", "--epochs", "3"]
     assert main(argv) == 0
     (settings,) = started
     assert (settings.hidden, settings.lr, settings.entropy_coeff) == ([256, 256], 0.001, 0.03)
-    assert (settings.greedy_share, settings.epochs) == (0.25, 3)
+    assert (settings.greedy_share, settings.random_share, settings.epochs) == (0.25, 0.5, 3)
     assert settings.iterations == 2 and settings.output_dir == str(tmp_path / "r")
+
+
+@needs_rllib
+def test_train_refuses_shares_of_sparring_games_above_all_the_games(
+    capsys, tmp_path, no_training
+) -> None:
+    argv = ["train", "senet-kendall-5", "--greedy-share", "0.5", "--random-share", "0.6"]
+    line = refused(capsys, [*argv, "--output", str(tmp_path / "r")])
+    assert "greedy_share 0.5 and random_share 0.6 add up to more than 1" in line
+    line = refused(capsys, [*argv[:2], "--random-share", "0.6", "--output", str(tmp_path / "r")])
+    assert "greedy_share 0.5 (the default) and random_share 0.6 add up" in line
+    assert not (tmp_path / "r").exists()
 
 
 @needs_rllib

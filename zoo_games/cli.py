@@ -193,6 +193,7 @@ TRAIN_OPTIONS = {
     "lr": "lr",
     "entropy_coeff": "entropy_coeff",
     "greedy_share": "greedy_share",
+    "random_share": "random_share",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -448,6 +449,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SHARE",
         help="ppo, batched engine: share of the games (0 to 1) in which greedy plays one seat "
         "(default 0.5; 0: self-play alone)",
+    )
+    training.add_argument(
+        "--random-share",
+        type=share,
+        metavar="SHARE",
+        help="ppo, batched engine: share of the games (0 to 1) in which uniformly random play "
+        "takes one seat (default 0; with --greedy-share, at most 1 in all)",
     )
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"

@@ -15,8 +15,9 @@ finished game, the first throw of the next), and the environment's chance sample
 by one that hands these out in order, checking each is a possible outcome. The two paths then
 play the same games, and everything else is compared as for the other games.
 
-With greedy playing one seat in some games (``greedy_share``), the other seats' chunks are
-compared the same way, and greedy's seats must make none.
+With a sparring partner (greedy, or uniformly random play) taking one seat in some games
+(``greedy_share``, ``random_share``), the other seats' chunks are compared the same way, and
+the partners' seats must make none.
 """
 
 from __future__ import annotations
@@ -61,17 +62,17 @@ class EngineThrows:
         return throw
 
 
-def play_batched(label: str, seed: int, greedy_share: float = 0.0):
+def play_batched(label: str, seed: int, shares: dict[str, float]):
     """Games on the batched engine: the built chunks, per game its actions and throws, and
-    the seat greedy plays in each game (-1: none)."""
-    games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True, greedy_share=greedy_share)
+    the seat the sparring partner plays in each game (-1: none)."""
+    games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True, **shares)
     env = TurnBasedMultiAgentEnv({"variant": label})
     builder = EpisodeBuilder(
         GAMES,
         {agent: env.get_observation_space(agent) for agent in AGENTS},
         {agent: env.get_action_space(agent) for agent in AGENTS},
         shared,
-        opponent_seat=games.greedy_seat,
+        opponent_seat=games.sparring_seat,
     )
     rng = np.random.default_rng(seed)
     is_senet = games.engine.game.name == "senet"
@@ -89,7 +90,7 @@ def play_batched(label: str, seed: int, greedy_share: float = 0.0):
         for t in range(ROLLOUT_STEPS):
             rollout.observe(t, games.observation, games.action_mask, games.current_player)
             actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in games.action_mask])
-            games.play_greedy(actions, np.flatnonzero(games.greedy_to_move()))
+            games.play_sparring(actions, np.flatnonzero(games.sparring_to_move()))
             # Marked outputs: each decision's "logp" is its action, to check they stay paired.
             outputs = {
                 Columns.ACTION_LOGP: actions.astype(np.float32),
@@ -105,7 +106,7 @@ def play_batched(label: str, seed: int, greedy_share: float = 0.0):
             rollout.record(t, actions, outputs, step)
         rollout.observe(ROLLOUT_STEPS, games.observation, games.action_mask, games.current_player)
         chunks.extend(builder.build(rollout))
-    return chunks, actions_of, movers_of, throws_of, games.greedy_seat.tolist()
+    return chunks, actions_of, movers_of, throws_of, games.sparring_seat.tolist()
 
 
 def stitched(chunks: list[MultiAgentEpisode]) -> list[dict[str, dict[str, np.ndarray]]]:
@@ -185,7 +186,7 @@ def replay(label, actions, movers, throws):
 
 @pytest.mark.parametrize("label", LABELS)
 def test_batched_episodes_equal_the_environment_paths(label):
-    built, compared, enders, extra_turns = compare_with_the_environment(label, greedy_share=0.0)
+    built, compared, enders, extra_turns = compare_with_the_environment(label, {})
     assert compared >= 2 * GAMES
     assert enders == set(AGENTS)  # games ended on either seat's move
     # Games ran across several chunks (and so across waiting actions).
@@ -194,23 +195,30 @@ def test_batched_episodes_equal_the_environment_paths(label):
         assert extra_turns > 0  # the same seat acted twice in a row
 
 
+@pytest.mark.parametrize(
+    "shares",
+    [{"greedy_share": 0.5}, {"greedy_share": 1 / 3, "random_share": 1 / 3}],
+    ids=["greedy", "greedy-and-random"],
+)
 @pytest.mark.parametrize("label", ["senet-kendall-5", "togyz-kumalak", "santorini-fixed"])
-def test_seats_greedy_plays_make_no_chunks_and_the_others_are_the_environments(label):
-    built, compared, enders, _ = compare_with_the_environment(label, greedy_share=0.5)
+def test_seats_sparring_partners_play_make_no_chunks_and_the_others_are_the_environments(
+    label, shares
+):
+    built, compared, enders, _ = compare_with_the_environment(label, shares)
     assert compared >= 2 * GAMES
     assert enders == set(AGENTS)
-    assert any(len(seats) == 1 for seats in built)  # games against greedy
+    assert any(len(seats) == 1 for seats in built)  # games against a sparring partner
     assert any(len(seats) == 2 for seats in built)  # self-play games
 
 
-def compare_with_the_environment(label: str, greedy_share: float):
+def compare_with_the_environment(label: str, shares: dict[str, float]):
     """Play, build and replay ``label``'s games; compare every built seat with the replay's.
 
     Returns the built games, how many were compared, which seats ended games and how many
     times a seat moved twice in a row.
     """
     seed = LABELS.index(label)
-    chunks, actions_of, movers_of, throws_of, greedy_seat = play_batched(label, seed, greedy_share)
+    chunks, actions_of, movers_of, throws_of, sparring_seat = play_batched(label, seed, shares)
     built = stitched(chunks)
     by_record: dict[tuple[str, bytes], tuple[MultiAgentEpisode, int]] = {}
     compared, enders, extra_turns = 0, set(), 0
@@ -229,7 +237,7 @@ def compare_with_the_environment(label: str, greedy_share: float):
         episode, game = by_record[
             agent, first["observation"].tobytes() + first["actions"].tobytes()
         ]
-        assert set(seats) == {a for seat, a in enumerate(AGENTS) if seat != greedy_seat[game]}
+        assert set(seats) == {a for seat, a in enumerate(AGENTS) if seat != sparring_seat[game]}
         for agent in seats:
             mine, theirs = seats[agent], episode.agent_episodes[agent]
             observations = theirs.get_observations()

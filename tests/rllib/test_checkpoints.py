@@ -140,6 +140,18 @@ def test_a_resume_keeps_the_runs_share_of_games_against_greedy(tmp_path):
         TrainSettings(output_dir=str(run), resume=True, greedy_share=0.25, **asked).checked()
 
 
+def test_a_resume_keeps_the_runs_share_of_games_against_random_play(tmp_path):
+    pytest.importorskip("numba")
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5, "engine": "batched"}
+    older = saved_run(tmp_path / "older", engine="batched", greedy_share=0.5)  # before the share
+    assert TrainSettings(output_dir=str(older), resume=True, **asked).checked().random_share == 0
+    run = saved_run(tmp_path / "newer", engine="batched", greedy_share=0.0, random_share=1.0)
+    resumed = TrainSettings(output_dir=str(run), resume=True, **asked).checked()
+    assert (resumed.greedy_share, resumed.random_share) == (0.0, 1.0)
+    with pytest.raises(ValueError, match=r"with random_share 0\.5: it was trained with random_sh"):
+        TrainSettings(output_dir=str(run), resume=True, random_share=0.5, **asked).checked()
+
+
 def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
     run = saved_run(tmp_path, algorithm="alphazero")
     with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):

@@ -65,7 +65,7 @@ def tiny(label: str, tmp_path, **overrides) -> TrainSettings:
         eval_every=1,
         eval_games=4,
         final_eval_games=4,
-        # "greedy" joins the default opponents once that agent exists.
+        # Random play alone: the tests check that evaluation runs, not how strong a tiny run is.
         eval_opponents=("random",),
     )
     settings.update(overrides)
@@ -324,14 +324,20 @@ def test_the_batched_runner_plays_legal_actions_exploring_greedily_and_at_random
         algo.stop()
 
 
-def test_greedy_plays_a_seat_in_its_share_of_the_games_and_the_policy_learns_the_other(tmp_path):
+def test_sparring_partners_play_a_seat_in_their_shares_and_the_policy_learns_the_other(tmp_path):
     settings = tiny(
-        "santorini-fixed", tmp_path, engine="batched", envs_per_env_runner=8, greedy_share=0.5
+        "santorini-fixed",
+        tmp_path,
+        engine="batched",
+        envs_per_env_runner=8,
+        greedy_share=0.25,
+        random_share=0.5,
     )
     algo = ppo_config(settings).build_algo()
     try:
         runner = algo.env_runner
-        assert runner.games.greedy_seat.tolist() == [0, 1, 0, 1, -1, -1, -1, -1]
+        assert runner.games.sparring_seat.tolist() == [0, 1, 0, 1, 0, 1, -1, -1]
+        assert runner.games.random_sparring.tolist() == [False] * 2 + [True] * 4 + [False] * 2
         episodes = runner.sample(num_timesteps=400, force_reset=True, explore=True)
         seats = [sorted(episode.agent_episodes) for episode in episodes]
         assert list(AGENTS) in seats and [AGENTS[0]] in seats and [AGENTS[1]] in seats

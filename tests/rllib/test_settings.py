@@ -41,6 +41,9 @@ from zoo_games.training.budget import Budget
         ({"greedy_share": 1.5}, "greedy_share must be from 0 to 1, got 1.5"),
         ({"greedy_share": float("nan")}, "greedy_share must be from 0 to 1"),
         ({"greedy_share": 0.5, "engine": "env"}, "greedy_share 0.5 needs the batched engine"),
+        ({"random_share": 1.5}, "random_share must be from 0 to 1, got 1.5"),
+        ({"random_share": 0.25, "engine": "env"}, "random_share 0.25 needs the batched engine"),
+        ({"random_share": 0.75}, r"greedy_share 0\.5 \(the default\) and random_share 0\.75"),
     ],
 )
 def test_settings_that_train_nothing_are_refused(tmp_path, overrides, message):
@@ -81,9 +84,10 @@ def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path)
     batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
     assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 50)
     assert batched.greedy_share == 0.5  # half of the games against greedy
+    assert batched.random_share == 0.0  # none against random play
     env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()
     assert (env.engine, env.envs_per_env_runner, env.eval_every) == ("env", 8, 10)
-    assert env.greedy_share == 0.0  # self-play alone: the environment path has no greedy seat
+    assert env.greedy_share == env.random_share == 0.0  # self-play alone: no sparring seat
     chosen = TrainSettings(output_dir=str(tmp_path / "run"), envs_per_env_runner=64).checked()
     assert chosen.envs_per_env_runner == 64
 

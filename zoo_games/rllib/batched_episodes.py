@@ -21,9 +21,10 @@ through RLlib's ``MultiAgentEpisode``) hold, step for step:
   observation and model outputs, for the next rollout (RLlib's "hanging" action), and its
   chunk ends with the observation that action was taken on.
 
-A seat played by a fixed opponent (``opponent_seat``, the runner's greedy) gets no chunks: its
-moves are part of the game the other seat plays, as an opponent's are in a single-agent
-environment, and the other seat's rewards are those it is handed with its own observations.
+A seat played by a fixed opponent (``opponent_seat``, the runner's sparring partner) gets no
+chunks: its moves are part of the game the other seat plays, as an opponent's are in a
+single-agent environment, and the other seat's rewards are those it is handed with its own
+observations.
 """
 
 from __future__ import annotations

@@ -15,12 +15,20 @@ step. The rules core's evaluation would cost a state per game and step; each ker
 compiles the same evaluation over a state row (``evaluate(row, config, player)``, equal to
 the rules core's float for float), and :func:`potential_loop` runs it over the batch.
 
-Sparring: in a share of the games (``greedy_share``) one seat is played by the ``greedy``
-agent, compiled over the rows (:mod:`zoo_games.batched.search.greedy`), and the trainer plays
-only the other: :meth:`SelfPlayGames.play_greedy` fills in those moves. Self-play alone learns
-to beat the policy it is; a fixed opponent that punishes every blunder at once is a yardstick
-that does not move. Game ``i`` of the first ``round(greedy_share * games)`` has greedy in seat
-``i % 2``, so the trainer meets it from both seats.
+Sparring: in a share of the games one seat is played by a fixed opponent and the trainer
+plays only the other: :meth:`SelfPlayGames.play_sparring` fills in those moves. Self-play
+alone learns to beat the policy it is; a fixed opponent is a yardstick that does not move.
+Two partners are offered:
+
+* ``greedy`` (``greedy_share``), compiled over the rows (:mod:`zoo_games.batched.search.greedy`):
+  it punishes every blunder at once;
+* uniformly random legal moves (``random_share``), the engine's own draws
+  (:meth:`~zoo_games.batched.engine.BatchedEngine.sample_legal_actions`): the opponent a
+  policy must beat most often, whose mistakes a learner must learn to exploit.
+
+The first ``round(greedy_share * games)`` games are greedy's, the next
+``round(random_share * games)`` random play's, the rest self-play. The ``k``-th game of each
+partner has it in seat ``k % 2``, so the trainer meets each partner from both seats.
 """
 
 from __future__ import annotations
@@ -97,8 +105,25 @@ class SelfPlayGames:
     """
 
     def __init__(
-        self, label: str, games: int, seed: int | None, shaping: bool, greedy_share: float = 0.0
+        self,
+        label: str,
+        games: int,
+        seed: int | None,
+        shaping: bool,
+        greedy_share: float = 0.0,
+        random_share: float = 0.0,
     ) -> None:
+        for name, share in (("greedy_share", greedy_share), ("random_share", random_share)):
+            if not 0.0 <= share <= 1.0:
+                raise ValueError(f"{name} must be from 0 to 1, got {share}")
+        if greedy_share + random_share > 1:
+            raise ValueError(
+                f"greedy_share {greedy_share} and random_share {random_share} add up to more "
+                "than 1: they are shares of the same games"
+            )
+        greedy_games = round(greedy_share * games)
+        # Rounding both shares up could ask for one game more than there are (0.3 and 0.7 of 5).
+        random_games = min(round(random_share * games), games - greedy_games)
         variant = find_variant(label)
         self.engine = make(label, batch_size=games, seed=seed)
         game = self.engine.game
@@ -113,11 +138,15 @@ class SelfPlayGames:
         #: Each seat's potential when it last observed its game (0 without shaping).
         self.last_potential = np.zeros((games, 2), dtype=np.float64)
         self._new_potentials(np.arange(games, dtype=np.int64))
-        #: The seat greedy plays in each game, -1 where the caller plays both.
-        self.greedy_seat = np.full(games, -1, dtype=np.int8)
-        sparring = round(greedy_share * games)
-        self.greedy_seat[:sparring] = np.arange(sparring) % 2
-        self._greedy = compile_greedy(self._kernels.module) if sparring else None
+        #: The seat the sparring partner plays in each game, -1 where the caller plays both.
+        self.sparring_seat = np.full(games, -1, dtype=np.int8)
+        self.sparring_seat[:greedy_games] = np.arange(greedy_games) % 2
+        random_end = greedy_games + random_games
+        self.sparring_seat[greedy_games:random_end] = np.arange(random_games) % 2
+        #: The games whose sparring partner plays uniformly random legal moves.
+        self.random_sparring = np.zeros(games, dtype=bool)
+        self.random_sparring[greedy_games:random_end] = True
+        self._greedy = compile_greedy(self._kernels.module) if greedy_games else None
         # The engine's generators draw the games' chances; greedy's ties get a stream of their
         # own, which no runner's seed (an integer) can give the engine.
         self._greedy_rngs = np.random.SeedSequence(
@@ -134,19 +163,28 @@ class SelfPlayGames:
         self.engine.reset()
         self._new_potentials(np.arange(self.games, dtype=np.int64))
 
-    def greedy_to_move(self) -> np.ndarray:
-        """``(N,)`` bool: the games whose mover greedy plays."""
-        return self.greedy_seat == self.current_player
+    def sparring_to_move(self) -> np.ndarray:
+        """``(N,)`` bool: the games whose mover the sparring partner plays."""
+        return self.sparring_seat == self.current_player
 
-    def play_greedy(self, actions: np.ndarray, games: np.ndarray) -> None:
-        """Write greedy's choice into ``actions[g]`` for each game ``g`` of ``games``."""
-        if games.size:
+    def play_sparring(self, actions: np.ndarray, games: np.ndarray) -> None:
+        """Write the sparring partner's choice into ``actions[g]`` for each game ``g`` of ``games``.
+
+        Random play takes the engine's draw for the position (made by the last step, so in
+        training it costs the games' generators nothing more); greedy's ties draw from
+        generators of its own.
+        """
+        random_games = games[self.random_sparring[games]]
+        if random_games.size:
+            actions[random_games] = self.engine.sample_legal_actions()[random_games]
+        greedy_games = games[~self.random_sparring[games]]
+        if greedy_games.size:
             assert self._greedy is not None, "no game has a greedy seat"
-            rows = self.engine.states[games]  # a copy: the legal-move finders use scratch
-            chosen = np.empty(games.size, dtype=np.int64)
+            rows = self.engine.states[greedy_games]  # a copy: the legal-move finders use scratch
+            chosen = np.empty(greedy_games.size, dtype=np.int64)
             num_actions = self.engine.num_actions
-            self._greedy(rows, self._config, num_actions, games, self._greedy_rngs, chosen)
-            actions[games] = chosen
+            self._greedy(rows, self._config, num_actions, greedy_games, self._greedy_rngs, chosen)
+            actions[greedy_games] = chosen
 
     def step(self, actions: np.ndarray) -> Step:
         """Play one action per game (each legal for its mover)."""

@@ -10,9 +10,10 @@ So :class:`BatchedEnvRunner` replaces the loop itself and keeps everything else 
 ``MultiAgentEnvRunner`` (the module, weight synchronisation, checkpoint state, metrics):
 
 * one :class:`~zoo_games.rllib.batched_games.SelfPlayGames` of N games per runner (each remote
-  runner of a cluster steps an engine of its own), in a share of which the compiled ``greedy``
-  plays one seat (``env_config["greedy_share"]``): its moves are part of the game for the
-  trained seat, and no episode is made of them;
+  runner of a cluster steps an engine of its own), in shares of which the compiled ``greedy``
+  or uniformly random play takes one seat (``env_config["greedy_share"]`` and
+  ``["random_share"]``): the sparring partner's moves are part of the game for the trained
+  seat, and no episode is made of them;
 * per step, one forward pass of each module over all the games whose mover it plays
   (``forward_exploration``, the action sampled from the module's own distribution, as RLlib's
   ``GetActions`` does), then one engine step;
@@ -50,7 +51,7 @@ from ray.rllib.utils.metrics import (
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.batched_episodes import EpisodeBuilder, Rollout
 from zoo_games.rllib.batched_games import SelfPlayGames
-from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY
+from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, RANDOM_SHARE_KEY
 from zoo_games.rllib.module import ILLEGAL_LOGIT
 
 
@@ -58,8 +59,9 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
     """``MultiAgentEnvRunner`` whose samples come from N games of the batched engine.
 
     ``env_config`` names the variant (``"variant"``), shaping (``"shaping"``), the number
-    of games (:data:`~zoo_games.rllib.env.GAMES_KEY`) and the share of them against greedy
-    (:data:`~zoo_games.rllib.env.GREEDY_SHARE_KEY`, 0 if absent); ``num_envs_per_env_runner``
+    of games (:data:`~zoo_games.rllib.env.GAMES_KEY`) and the shares of them against greedy
+    and random play (:data:`~zoo_games.rllib.env.GREEDY_SHARE_KEY`,
+    :data:`~zoo_games.rllib.env.RANDOM_SHARE_KEY`, 0 if absent); ``num_envs_per_env_runner``
     is 1: the one environment the parent class makes serves only for the spaces.
     """
 
@@ -73,6 +75,7 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             seed=self._seed,
             shaping=bool(config.get("shaping", False)),
             greedy_share=float(config.get(GREEDY_SHARE_KEY, 0.0)),
+            random_share=float(config.get(RANDOM_SHARE_KEY, 0.0)),
         )
         #: The seats each module plays (one module for both with a shared policy).
         self._seats_of: dict[str, list[int]] = {}
@@ -84,7 +87,7 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             observation_space={agent: env.get_observation_space(agent) for agent in AGENTS},
             action_space={agent: env.get_action_space(agent) for agent in AGENTS},
             module_of=self.config.policy_mapping_fn,
-            opponent_seat=self.games.greedy_seat,
+            opponent_seat=self.games.sparring_seat,
         )
 
     def _module_of(self, agent: str) -> str:
@@ -121,15 +124,15 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         rollout = Rollout(steps, games.games, games.observation, games.action_mask.shape[1])
         for t in range(steps):
             rollout.observe(t, games.observation, games.action_mask, games.current_player)
-            greedy = games.greedy_to_move()
+            sparring = games.sparring_to_move()
             if random_actions:
                 actions, outputs = self._random_actions(rollout.masks[t])
             else:
                 with self.metrics.log_time(RLMODULE_INFERENCE_TIMER):
                     observations, masks = rollout.observations[t], rollout.masks[t]
                     movers = rollout.movers[t]
-                    actions, outputs = self._decide(observations, masks, movers, ~greedy, explore)
-            games.play_greedy(actions, np.flatnonzero(greedy))
+                    actions, outputs = self._decide(observations, masks, movers, ~sparring, explore)
+            games.play_sparring(actions, np.flatnonzero(sparring))
             rollout.record(t, actions, outputs, games.step(actions))
         rollout.observe(steps, games.observation, games.action_mask, games.current_player)
         return rollout
@@ -145,11 +148,11 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         """One forward pass per module over the games whose mover it plays.
 
         ``trained`` marks the games whose mover a module plays; the others' actions and
-        outputs are left at 0 (greedy's moves, filled in by the caller). The action is drawn
-        from the categorical distribution of the module's (masked) logits, as RLlib's
-        ``GetActions`` draws it from ``TorchCategorical``, the module's distribution class, but
-        without building a torch distribution per step (that cost 250 of 590 µs per call on 64
-        Senet games).
+        outputs are left at 0 (the sparring partner's moves, filled in by the caller). The
+        action is drawn from the categorical distribution of the module's (masked) logits, as
+        RLlib's ``GetActions`` draws it from ``TorchCategorical``, the module's distribution
+        class, but without building a torch distribution per step (that cost 250 of 590 µs per
+        call on 64 Senet games).
         """
         games = movers.shape[0]
         actions = np.zeros(games, dtype=np.int64)
@@ -201,7 +204,7 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         log(NUM_EPISODES, ended, reduce="sum")
         log(NUM_EPISODES_LIFETIME, ended, reduce="lifetime_sum")
         for seat, agent in enumerate(AGENTS):
-            trained = self.games.greedy_seat != seat
+            trained = self.games.sparring_seat != seat
             count = int(((rollout.movers[:-1] == seat) & trained).sum())
             module_id = self._module_of(agent)
             log((NUM_AGENT_STEPS_SAMPLED, agent), count, reduce="sum")

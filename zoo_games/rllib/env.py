@@ -36,6 +36,8 @@ GAMES_KEY = "batched_games"
 #: The ``env_config`` key with the share of those games in which greedy plays one seat
 #: (:class:`~zoo_games.rllib.batched_games.SelfPlayGames`); ignored here too.
 GREEDY_SHARE_KEY = "greedy_share"
+#: The ``env_config`` key with the share in which uniformly random play takes one seat.
+RANDOM_SHARE_KEY = "random_share"
 
 
 class TurnBasedMultiAgentEnv(MultiAgentEnv):
@@ -52,6 +54,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         shaping = bool(config.pop("shaping", False))
         config.pop(GAMES_KEY, None)
         config.pop(GREEDY_SHARE_KEY, None)
+        config.pop(RANDOM_SHARE_KEY, None)
         self.game_env: BoardGameEnv = find_variant(label).raw_env(**config)
         self._potential: Potential | None = (
             potential_for(self.game_env.game.name) if shaping else None

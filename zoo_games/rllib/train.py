@@ -34,7 +34,12 @@ from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.agent import load_module
-from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, TurnBasedMultiAgentEnv
+from zoo_games.rllib.env import (
+    GAMES_KEY,
+    GREEDY_SHARE_KEY,
+    RANDOM_SHARE_KEY,
+    TurnBasedMultiAgentEnv,
+)
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
@@ -131,6 +136,10 @@ class TrainSettings:
     #: plays one seat and the policy the other (the batched engine only); 0: self-play alone.
     #: ``None``: ``GREEDY_SHARE[engine]``, or a resumed run's own.
     greedy_share: float | None = None
+    #: The share of each runner's games (0 to 1) in which uniformly random play takes one seat
+    #: (the batched engine only; with ``greedy_share``, at most 1 in all). ``None``: 0, or a
+    #: resumed run's own.
+    random_share: float | None = None
     #: Iterations between evaluations (0: none); ``None``: ``EVAL_EVERY[engine]``.
     eval_every: int | None = None
     eval_games: int = 100
@@ -152,20 +161,21 @@ class TrainSettings:
 
         Refused: an unknown variant or engine (or the batched engine without numba); a budget
         that trains nothing (minutes or iterations of 0 or less); counts below what they mean
-        (``env_runners < 0``, no environment per runner); evaluation games that cannot
-        alternate seats, or unknown opponents; a share of games against greedy outside 0-1, or
-        above 0 off the batched engine; resuming a run that has no checkpoint, or one whose
-        budget is spent, or whose checkpoint these settings cannot continue (another variant,
-        engine, network shape, policy split, number of epochs, learning rate, entropy
-        coefficient or share of games against greedy); and writing into a folder that already
-        holds another run (it is never replaced), or an output folder that cannot be created.
+        (``env_runners < 0``, no environment per runner); evaluation games that cannot alternate
+        seats, or unknown opponents; a share of games against greedy or random play outside 0-1,
+        shares adding up to more than 1, or any above 0 off the batched engine; resuming a run
+        that has no checkpoint, or one whose budget is spent, or whose checkpoint these settings
+        cannot continue (another variant, engine, network shape, policy split, number of epochs,
+        learning rate, entropy coefficient or shares of games against greedy and random play);
+        and writing into a folder that already holds another run (it is never replaced), or an
+        output folder that cannot be created.
         Resuming, a checkpoint swap that a kill interrupted is finished first
         (:func:`~zoo_games.training.checkpoints.recover`), and an unset engine, share or
         number of epochs is the run's own.
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
-        share, epochs = self.greedy_share, self.epochs
+        share, random_share, epochs = self.greedy_share, self.random_share, self.epochs
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
         if engine == "batched" and not numba_installed():
@@ -192,30 +202,37 @@ class TrainSettings:
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         check_non_negative("entropy_coeff", self.entropy_coeff)
-        if self.greedy_share is not None:
-            check_share("greedy_share", self.greedy_share)
+        for name in ("greedy_share", "random_share"):
+            if getattr(self, name) is not None:
+                check_share(name, getattr(self, name))
         output = Path(self.output_dir or f"runs/{self.variant}")
         if self.resume:
             recover(output)
             if not (output / CHECKPOINT).is_dir():
                 raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
-            unset = [
-                name for name in ("engine", "greedy_share", "epochs") if getattr(self, name) is None
-            ]
+            resumable = ("engine", "greedy_share", "random_share", "epochs")
+            unset = [name for name in resumable if getattr(self, name) is None]
             asked = {**self.run_settings(), "engine": engine}
             continued = _continued(output, asked, unset)
             engine, share = continued["engine"], continued["greedy_share"]
-            epochs = continued["epochs"]
+            random_share, epochs = continued["random_share"], continued["epochs"]
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
             check_budget_left(output, self.budget)
         else:
             output = new_run_folder(output, chosen=self.output_dir is not None)
-        share = greedy_share(share, engine)
-        if share and engine != "batched":
+        share, random_share = greedy_share(share, engine), random_share or 0.0
+        for name, value in (("greedy_share", share), ("random_share", random_share)):
+            if value and engine != "batched":
+                raise ValueError(
+                    f"{name} {value} needs the batched engine (the sparring partners play on "
+                    "its rows); the environment path trains by self-play alone"
+                )
+        if share + random_share > 1:
+            default = " (the default)" if self.greedy_share is None else ""
             raise ValueError(
-                f"greedy_share {share} needs the batched engine (greedy plays compiled on its "
-                "rows); the environment path trains by self-play alone"
+                f"greedy_share {share}{default} and random_share {random_share} add up to more "
+                "than 1: they are shares of the same games"
             )
         check_creatable(output)
         eval_every = EVAL_EVERY[engine] if self.eval_every is None else self.eval_every
@@ -228,16 +245,17 @@ class TrainSettings:
             envs_per_env_runner=environments,
             eval_every=eval_every,
             greedy_share=share,
+            random_share=random_share,
             epochs=EPOCHS if epochs is None else epochs,
         )
 
     def run_settings(self) -> dict[str, Any]:
         """What a checkpoint of these settings can only be continued with.
 
-        The epochs, the learning rate, the entropy coefficient and the share of games against
-        greedy too: a resumed run goes on as it was trained, rather than mixing settings within
-        one run's curve without saying so. The variant's observation shape as well, should a
-        variant's default observation change between the run and its resume.
+        The epochs, the learning rate, the entropy coefficient and the shares of games against
+        greedy and random play too: a resumed run goes on as it was trained, rather than mixing
+        settings within one run's curve without saying so. The variant's observation shape as
+        well, should a variant's default observation change between the run and its resume.
         """
         return {
             "variant": self.variant,
@@ -249,15 +267,17 @@ class TrainSettings:
             "lr": self.lr,
             "entropy_coeff": self.entropy_coeff,
             "greedy_share": self.greedy_share,
+            "random_share": self.random_share,
         }
 
 
 def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[str, Any]:
     """``asked`` as the run in ``output`` continues it, or ``ValueError`` if it cannot.
 
-    The settings named in ``unset`` (the engine, the share of games against greedy, the
-    epochs) continue with the run's own; a run saved before its share was trained by self-play
-    alone (0), one saved before its epochs were with ``UNRECORDED_EPOCHS``.
+    The settings named in ``unset`` (the engine, the shares of games against greedy and random
+    play, the epochs) continue with the run's own; a run saved before it recorded a share
+    trained without that partner (0), one saved before its epochs were with
+    ``UNRECORDED_EPOCHS``.
     """
     saved = saved_run(output, list(asked))
     if "algorithm" in saved:  # only AlphaZero's runs name theirs
@@ -266,6 +286,7 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
             "with that algorithm"
         )
     saved.setdefault("greedy_share", 0.0)
+    saved.setdefault("random_share", 0.0)
     saved.setdefault("epochs", UNRECORDED_EPOCHS)
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
@@ -320,6 +341,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
 
         environment[GAMES_KEY] = environments
         environment[GREEDY_SHARE_KEY] = greedy_share(settings.greedy_share, engine)
+        environment[RANDOM_SHARE_KEY] = settings.random_share or 0.0
         # One environment per runner, for its spaces; the runner plays the engine's games.
         runners.update(env_runner_cls=BatchedEnvRunner, num_envs_per_env_runner=1)
     else:
