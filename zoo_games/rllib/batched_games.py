@@ -45,6 +45,7 @@ from zoo_games.batched import KERNEL_MODULES, kernels_of, make
 from zoo_games.batched.search.greedy import compile_greedy
 from zoo_games.catalog import find_variant
 from zoo_games.rllib.shaping import SHAPED_GAMES
+from zoo_games.training.checks import check_share, check_sparring_shares
 
 #: The second word of the seed of greedy's generators (see ``SelfPlayGames.__init__``).
 GREEDY_STREAM = 1
@@ -113,14 +114,9 @@ class SelfPlayGames:
         greedy_share: float = 0.0,
         random_share: float = 0.0,
     ) -> None:
-        for name, share in (("greedy_share", greedy_share), ("random_share", random_share)):
-            if not 0.0 <= share <= 1.0:
-                raise ValueError(f"{name} must be from 0 to 1, got {share}")
-        if greedy_share + random_share > 1:
-            raise ValueError(
-                f"greedy_share {greedy_share} and random_share {random_share} add up to more "
-                "than 1: they are shares of the same games"
-            )
+        check_share("greedy_share", greedy_share)
+        check_share("random_share", random_share)
+        check_sparring_shares(greedy_share, random_share)
         greedy_games = round(greedy_share * games)
         # Rounding both shares up could ask for one game more than there are (0.3 and 0.7 of 5).
         random_games = min(round(random_share * games), games - greedy_games)

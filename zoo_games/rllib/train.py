@@ -61,6 +61,7 @@ from zoo_games.training.checks import (
     check_non_negative,
     check_positive,
     check_share,
+    check_sparring_shares,
 )
 from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
@@ -228,12 +229,8 @@ class TrainSettings:
                     f"{name} {value} needs the batched engine (the sparring partners play on "
                     "its rows); the environment path trains by self-play alone"
                 )
-        if share + random_share > 1:
-            default = " (the default)" if self.greedy_share is None else ""
-            raise ValueError(
-                f"greedy_share {share}{default} and random_share {random_share} add up to more "
-                "than 1: they are shares of the same games"
-            )
+        default = " (the default)" if self.greedy_share is None else ""
+        check_sparring_shares(share, random_share, default)
         check_creatable(output)
         eval_every = EVAL_EVERY[engine] if self.eval_every is None else self.eval_every
         if eval_every < 0:

@@ -2,7 +2,9 @@
 
 PPO's :class:`~zoo_games.rllib.train.TrainSettings` and AlphaZero's
 :class:`~zoo_games.alphazero.settings.AlphaZeroSettings` refuse the same mistakes with the same
-words, before any work starts.
+words, before any work starts. The shares of PPO's sparring games are checked here too, so that
+the settings and the games they make (:class:`~zoo_games.rllib.batched_games.SelfPlayGames`,
+which needs numba) refuse them with the same words.
 """
 
 from __future__ import annotations
@@ -39,3 +41,16 @@ def check_share(name: str, value: float) -> None:
     """``ValueError`` unless ``value`` is a number from 0 to 1 (a share of games)."""
     if not (math.isfinite(value) and 0 <= value <= 1):
         raise ValueError(f"{name} must be from 0 to 1, got {value}")
+
+
+def check_sparring_shares(greedy_share: float, random_share: float, greedy_note: str = "") -> None:
+    """``ValueError`` unless the shares of games against greedy and random play fit in all.
+
+    Both are shares of the same games; ``greedy_note`` follows the greedy share in the message
+    (say, that the user left it at its default).
+    """
+    if greedy_share + random_share > 1:
+        raise ValueError(
+            f"greedy_share {greedy_share}{greedy_note} and random_share {random_share} add up to "
+            "more than 1: they are shares of the same games"
+        )
