@@ -92,3 +92,19 @@ def find_variant(label: str) -> Variant:
         if candidate.label == label:
             return candidate
     raise ValueError(f"unknown variant {label!r}; known variants: {', '.join(labels())}")
+
+
+def variants_of(game: Game) -> list[Variant]:
+    """The variants whose rules are ``game``'s (they may differ in what players observe).
+
+    A network trained on one of them plays any of them, reading the observation it was
+    trained on. ``ValueError`` if no variant of the catalog has these rules.
+    """
+    found = [
+        variant
+        for variant in variants()
+        if variant.game.name == game.name and variant.game.options() == game.options()
+    ]
+    if not found:
+        raise ValueError(f"no variant of the catalog plays {game!r}")
+    return found

@@ -9,8 +9,8 @@
 | Agents             | 2                                                                      |
 | Action Shape       | (1,)                                                                   |
 | Action Values      | Discrete(10 * num_pieces + 1): 51 or 71                                |
-| Observation Shape  | (67 + 30 * num_pieces,): (217,) or (277,); `"moves"`: (247,) or (319,) |
-| Observation Values | [0, 1], borne-off counts [0, num_pieces]; `"moves"` see below          |
+| Observation Shape  | (67 + 36 * num_pieces,): (247,) or (319,); `"board"`: (217,) or (277,) |
+| Observation Values | [0, 1], borne-off counts [0, num_pieces], move values see below        |
 
 Two players race their dancers (``player_0`` the spools, ``player_1`` the cons) along the
 S-shaped path of 30 houses and bear them off. Four sticks give throws 1 to 5 (chance, drawn
@@ -23,7 +23,7 @@ reading we chose where the rules are unclear, are in ``docs/senet.md``.
 ### Arguments
 
 ``senet_v0.env(rules="kendall", num_pieces=5, render_mode=None, action_mask="observation",
-observation="board")``
+observation="moves")``
 
 * ``rules``: ``"kendall"`` or ``"skyruk"``.
 * ``num_pieces``: dancers per side, ``5`` or ``7``.
@@ -31,8 +31,8 @@ observation="board")``
 * ``action_mask``: ``"observation"`` gives ``{"observation", "action_mask"}`` dicts;
   ``"info"`` gives the bare observation array and puts the mask in
   ``infos[agent]["action_mask"]`` (the form SuperSuit's observation wrappers accept).
-* ``observation``: ``"board"`` or ``"moves"`` (the board, then what each of the mover's
-  dancers would do with its throw).
+* ``observation``: ``"moves"`` (the board, then what each of the mover's dancers would do with
+  its throw) or ``"board"`` (the board alone).
 
 ### Observation space
 
@@ -40,13 +40,14 @@ A flat ``int8`` vector from the observing agent's side: 30 values for its dancer
 to 30, 30 for the opponent's, the one-hot throw (5 values, all zero unless the observer is the
 one to act), the observer's and the opponent's dancers borne off, then for each of the
 observer's dancers ``i`` (counted from the rear, as the actions count them) its house, one-hot
-over 30 values.
+over 30 values. ``observation="board"`` ends here.
 
-With ``observation="moves"``, 6 more values per dancer ``i`` follow (``int8``): whether it has a
+The default ``observation="moves"`` goes on with 6 values per dancer ``i``: whether it has a
 legal move, the houses it would gain (31 for borne off; negative backward or into the Water),
 whether it would beat a dancer, whether it would be borne off, whether it would then be safe
 from being beaten, and otherwise how many opponent dancers would stand 1 to 5 houses behind
 it; all zero unless the observer is the one to act (``zoo_games.senet.observation.MovesObserver``).
+Networks learn far better from it than from the board alone (``docs/training.md``).
 
 ### Legal action mask
 
@@ -84,7 +85,12 @@ from pettingzoo import AECEnv
 from zoo_games.core.adapter import BoardGameEnv, GameParts
 from zoo_games.core.errors import check_option
 from zoo_games.core.standard_wrappers import standard_wrappers
-from zoo_games.senet.observation import ENCODINGS, MovesObserver, SenetObserver
+from zoo_games.senet.observation import (
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    MovesObserver,
+    SenetObserver,
+)
 from zoo_games.senet.render import SenetRenderer
 from zoo_games.senet.rules import SenetGame
 
@@ -95,13 +101,16 @@ VARIANTS: dict[str, dict[str, Any]] = {
         for pieces in (5, 7)
     },
     **{
-        f"senet-{rules}-5-moves": {"rules": rules, "num_pieces": 5, "observation": "moves"}
+        f"senet-{rules}-5-{encoding}": {"rules": rules, "num_pieces": 5, "observation": encoding}
+        for encoding in ("moves", "board")
         for rules in ("kendall", "skyruk")
     },
 }
 
 
-def parts(rules: str = "kendall", num_pieces: int = 5, observation: str = "board") -> GameParts:
+def parts(
+    rules: str = "kendall", num_pieces: int = 5, observation: str = DEFAULT_ENCODING
+) -> GameParts:
     """The rules, observer and renderer of the variant with these options."""
     check_option("observation", observation, ENCODINGS)
     game = SenetGame(rules=rules, num_pieces=num_pieces)
@@ -123,7 +132,7 @@ class raw_env(BoardGameEnv):  # PettingZoo names the unwrapped class raw_env
         num_pieces: int = 5,
         render_mode: str | None = None,
         action_mask: str = "observation",
-        observation: str = "board",
+        observation: str = DEFAULT_ENCODING,
     ) -> None:
         super().__init__(
             *parts(rules=rules, num_pieces=num_pieces, observation=observation),
@@ -137,7 +146,7 @@ def env(
     num_pieces: int = 5,
     render_mode: str | None = None,
     action_mask: str = "observation",
-    observation: str = "board",
+    observation: str = DEFAULT_ENCODING,
 ) -> AECEnv:
     """Senet with PettingZoo's standard wrappers (illegal move loses, bounds check, call order).
 
@@ -147,8 +156,8 @@ def env(
         render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` or ``"rgb_array"``.
         action_mask: ``"observation"`` for ``{"observation", "action_mask"}`` dicts, or
             ``"info"`` for bare arrays with the mask in ``infos[agent]["action_mask"]``.
-        observation: ``"board"`` (the board, throw and dancers) or ``"moves"`` (the same, then
-            what each of the mover's dancers would do with its throw).
+        observation: ``"moves"`` (the board, throw and dancers, then what each of the mover's
+            dancers would do with its throw) or ``"board"`` (without the moves).
     """
     return standard_wrappers(
         raw_env(

@@ -18,10 +18,9 @@ import pytest
 from tests.agents.test_agents import SANTORINI_ONE_BLOCK
 from zoo_games import agents
 from zoo_games.alphazero import saved
-from zoo_games.alphazero.agent import variants_of
 from zoo_games.alphazero.network import PolicyValueNetwork, load
 from zoo_games.arena.play import play_arena_game
-from zoo_games.catalog import find_variant, labels
+from zoo_games.catalog import find_variant, labels, variants_of
 from zoo_games.cli import main
 
 

@@ -7,8 +7,10 @@ import json
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from gymnasium import spaces
 
 pytest.importorskip("ray.rllib")
 
@@ -16,22 +18,22 @@ from zoo_games import agents
 from zoo_games.agents.evaluation import evaluation_for
 from zoo_games.catalog import find_variant
 from zoo_games.cli import main
+from zoo_games.rllib.policy_agent import observer_reading
 from zoo_games.rllib.shaping import potential_for
 from zoo_games.rllib.train import TrainSettings, train
 
 LABEL = "santorini-placement"
 
 
-@pytest.fixture(scope="module")
-def run_folder(tmp_path_factory):
+def tiny_run(output: Path, label: str) -> Path:
+    """``output`` after one tiny training iteration on variant ``label``."""
     import ray
 
-    output = tmp_path_factory.mktemp("run") / LABEL
-    # address="local": a Ray of this test's own, even if another one runs on the machine.
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # train() starts a Ray of its own (address="local") unless one runs in this process
+    # already, as after another test's training; the run's Ray is shut down afterwards.
     try:
         settings = TrainSettings(
-            variant=LABEL,
+            variant=label,
             output_dir=str(output),
             iterations=1,
             eval_every=0,
@@ -46,6 +48,11 @@ def run_folder(tmp_path_factory):
     finally:
         ray.shutdown()
     return output
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    return tiny_run(tmp_path_factory.mktemp("run") / LABEL, LABEL)
 
 
 @pytest.mark.parametrize("sample", [False, True])
@@ -76,19 +83,62 @@ def test_bad_checkpoints_say_what_is_wrong(tmp_path, run_folder):
         agents.make("rllib", checkpoint=str(run_folder)).act(other_game)
 
 
-def test_a_policy_is_refused_where_its_variant_now_observes_another_shape(tmp_path, run_folder):
-    # As a run of togyz-kumalak trained on the board alone, before the captures became the
-    # variant's default: its settings name a variant whose observation is not what it read.
+def relabelled(run_folder: Path, tmp_path: Path, label: str) -> Path:
+    """A copy of ``run_folder`` whose settings name variant ``label`` instead of its own."""
     moved = tmp_path / "run"
     shutil.copytree(run_folder, moved)
     settings = moved / "settings.txt"
-    settings.write_text(settings.read_text().replace(repr(LABEL), repr("santorini-fixed-tactics")))
+    own = re.search(r"^variant = (.*)$", settings.read_text(), re.MULTILINE)
+    assert own is not None
+    settings.write_text(settings.read_text().replace(own.group(0), f"variant = {label!r}"))
+    return moved
+
+
+def test_a_board_policy_of_senet_plays_on_after_the_moves_became_the_default(tmp_path):
+    # A run of senet-kendall-5 trained before the moves observation became its default read
+    # the board alone: its settings name senet-kendall-5, its module reads 217 values.
+    board_run = tiny_run(tmp_path / "board", "senet-kendall-5-board")
+    old_run = relabelled(board_run, tmp_path, "senet-kendall-5")
+    agent = agents.make("rllib", checkpoint=str(old_run))
+    assert agent.variant == "senet-kendall-5"
+    board = agents.make("rllib", checkpoint=str(board_run))
+    env = find_variant("senet-kendall-5").env()
+    returns = agents.play_game(env, {"player_0": agent, "player_1": board}, seed=0)
+    assert sorted(returns.values()) == [-1.0, 1.0]  # env() would end an illegal move with 0
+    state = find_variant("senet-kendall-5").game.new_initial_state()
+    while state.is_chance_node():  # the opening throw
+        state.apply_action(3)
+    assert agent.act(state) == board.act(state)  # the same module, shown the same board
+
+
+def test_a_policy_is_refused_where_no_variant_of_its_rules_observes_what_it_read(
+    tmp_path, run_folder
+):
+    moved = relabelled(run_folder, tmp_path, "togyz-kumalak")
     with pytest.raises(
         ValueError,
-        match=r"reads observations of shape \(5, 5, 15\), but 'santorini-fixed-tactics' observes "
-        r"\(535,\): it was trained on another observation",
+        match=r"reads observations of shape \(5, 5, 15\), but 'togyz-kumalak' observes "
+        r"\(93,\) and no variant of its rules observes that: it was trained on another "
+        "observation",
     ):
         agents.make("rllib", checkpoint=str(moved))
+
+
+@pytest.mark.parametrize(
+    ("label", "shape", "reading"),
+    [
+        ("senet-kendall-5", (217,), "senet-kendall-5-board"),
+        ("senet-skyruk-5", (217,), "senet-skyruk-5-board"),
+        ("senet-kendall-5", (247,), "senet-kendall-5"),
+        ("senet-kendall-5-board", (247,), "senet-kendall-5"),
+        ("togyz-kumalak", (39,), "togyz-kumalak-board"),
+    ],
+)
+def test_the_observer_is_the_one_of_the_variant_that_observes_what_the_modules_read(
+    label, shape, reading
+):
+    module = SimpleNamespace(observation_space={"observation": spaces.Box(0, 1, shape)})
+    assert observer_reading(find_variant(label), [module, module]).label == reading
 
 
 def test_a_run_saved_before_shapes_were_recorded_resumes_only_as_its_module_reads(

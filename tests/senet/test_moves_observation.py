@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoo_games import senet_v0
+from zoo_games.catalog import find_variant
 from zoo_games.core.game import CHANCE, TERMINAL
 from zoo_games.senet.houses import HAPPINESS, NUM_HOUSES, OFF, PIECE_OF, REBIRTH
 from zoo_games.senet.observation import MOVE_VALUES, REACH, move_effect
@@ -32,7 +33,7 @@ def moves_of(position: str, rules: str = "kendall", player: str = "player_0") ->
     observation = env.observe(player)["observation"]
     assert observation.shape == (MOVES_AT + 5 * MOVE_VALUES,) and observation.dtype == np.int8
     assert env.observation_space(player)["observation"].contains(observation)
-    plain = senet_v0.raw_env(rules=rules)
+    plain = senet_v0.raw_env(rules=rules, observation="board")
     plain.reset(seed=0, options={"position": position})
     assert (observation[:MOVES_AT] == plain.observe(player)["observation"]).all()
     return observation[MOVES_AT:].reshape(5, MOVE_VALUES).tolist()
@@ -140,3 +141,21 @@ def test_every_move_effect_matches_the_move_played_all_game_long(variant, seed):
         assert (values == expected).all(), state.position()
         assert state.board[0] == 0 and len(state.board) == NUM_HOUSES + 1
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("num_pieces", [5, 7])
+def test_the_moves_are_the_default_and_the_board_variants_read_the_board_alone(num_pieces):
+    options = {"position": HAND} if num_pieces == 5 else None  # a game's first throw for 7
+    default = senet_v0.raw_env(num_pieces=num_pieces)
+    default.reset(seed=0, options=options)
+    shape = (67 + (30 + MOVE_VALUES) * num_pieces,)
+    assert default.observation_space("player_0")["observation"].shape == shape
+    moves = senet_v0.raw_env(num_pieces=num_pieces, observation="moves")
+    moves.reset(seed=0, options=options)
+    seen = default.observe("player_0")["observation"]
+    assert seen[67 + 30 * num_pieces :].any()  # player_0 acts and has moves
+    assert (seen == moves.observe("player_0")["observation"]).all()
+    for rules in ("kendall", "skyruk"):
+        assert find_variant(f"senet-{rules}-5").observation_shape == (247,)
+        assert find_variant(f"senet-{rules}-5-moves").observation_shape == (247,)
+        assert find_variant(f"senet-{rules}-5-board").observation_shape == (67 + 30 * 5,)

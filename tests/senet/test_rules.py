@@ -445,10 +445,10 @@ def test_borne_off_dancers_are_counted_in_the_observation():
 def test_each_dancer_of_the_observer_has_its_own_plane_in_action_order():
     env = senet_v0.raw_env(num_pieces=7)
     env.reset(seed=0, options={"position": f"{board((3, 4), (1, 2, 5))} C 2"})
-    planes = env.observe("player_1")["observation"][67:].reshape(7, 30)
+    planes = env.observe("player_1")["observation"][67 : 67 + 7 * 30].reshape(7, 30)
     # cons on 1, 2, 5 are dancers 0, 1, 2; dancers 3-6 are borne off
     assert [np.flatnonzero(plane).tolist() for plane in planes] == [[0], [1], [4], [], [], [], []]
-    spool_planes = env.observe("player_0")["observation"][67:].reshape(7, 30)
+    spool_planes = env.observe("player_0")["observation"][67 : 67 + 7 * 30].reshape(7, 30)
     assert [np.flatnonzero(p).tolist() for p in spool_planes[:3]] == [[2], [3], []]
 
 

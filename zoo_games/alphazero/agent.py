@@ -28,7 +28,7 @@ from zoo_games.alphazero import network as networks
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.player import NetworkPlayer
-from zoo_games.catalog import Variant, variants
+from zoo_games.catalog import variants_of
 from zoo_games.core.game import Game, GameState
 
 #: Simulations per move by default: the budget the shipped baselines are measured with.
@@ -105,21 +105,6 @@ class AlphaZeroAgent(Agent):
         shipped = saved.baseline_variants()
         variant = next((v for v in same_rules if v.label in shipped), same_rules[0])
         return _load(saved.baseline_folder(variant.label))
-
-
-def variants_of(game: Game) -> list[Variant]:
-    """The variants whose rules are ``game``'s (they may differ in what players observe).
-
-    ``ValueError`` if no variant of the catalog has these rules.
-    """
-    found = [
-        variant
-        for variant in variants()
-        if variant.game.name == game.name and variant.game.options() == game.options()
-    ]
-    if not found:
-        raise ValueError(f"no variant of the catalog plays {game!r}")
-    return found
 
 
 @cache

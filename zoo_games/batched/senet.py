@@ -50,6 +50,7 @@ from zoo_games.senet.houses import EMPTY, HAPPINESS, NUM_HOUSES, OFF
 from zoo_games.senet.observation import (
     BORNE_OFF_OFFSET,
     DANCERS_OFFSET,
+    DEFAULT_ENCODING,
     ENCODINGS,
     MOVE_VALUES,
     THROW_OFFSET,
@@ -449,7 +450,7 @@ def observe_board(row: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 def config(game: Any, options: dict[str, Any]) -> list[int]:
     """``[skyruk, num_pieces, blockade_length, encoding]`` of a :class:`SenetGame`."""
     assert isinstance(game, SenetGame)
-    encoding = ENCODINGS.index(options.get("observation", "board"))
+    encoding = ENCODINGS.index(options.get("observation", DEFAULT_ENCODING))
     return [int(game.skyruk), game.num_pieces, game.blockade_length, encoding]
 
 

@@ -16,7 +16,7 @@ import torch
 from ray.rllib.core.columns import Columns
 
 from zoo_games.agents.base import Agent, check_decision_node
-from zoo_games.catalog import find_variant
+from zoo_games.catalog import Variant, find_variant, variants_of
 from zoo_games.core.adapter import AGENTS
 from zoo_games.core.game import GameState
 
@@ -67,16 +67,8 @@ class ModuleAgent(Agent):
         self.sample = sample
         variant = find_variant(variant_label)
         self._game = variant.game
-        self._observer = variant.observer
+        self._observer = observer_reading(variant, self._modules).observer
         self._rng = np.random.default_rng(seed)
-        expected = variant.observation_shape
-        for seat_module in self._modules:
-            read = tuple(seat_module.observation_space["observation"].shape)
-            if read != expected:
-                raise ValueError(
-                    f"this policy reads observations of shape {read}, but {variant_label!r} "
-                    f"observes {expected}: it was trained on another observation of the game"
-                )
 
     def act(self, state: GameState) -> int:
         """The module's action for the player to act in ``state``."""
@@ -90,3 +82,23 @@ class ModuleAgent(Agent):
             return int(torch.argmax(logits))
         probabilities = torch.softmax(logits, dim=-1).double().numpy()
         return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))
+
+
+def observer_reading(variant: Variant, modules: list[Any]) -> Variant:
+    """The variant with ``variant``'s rules whose observation ``modules`` read.
+
+    That is ``variant`` itself unless its default observation changed after the modules were
+    trained (Senet's ``senet-kendall-5`` read the board before it read the moves): then the
+    variant that still observes what they read, ``senet-kendall-5-board``, shows them the game.
+    ``ValueError`` if no variant of these rules observes that shape.
+    """
+    read = {tuple(module.observation_space["observation"].shape) for module in modules}
+    for candidate in [variant, *variants_of(variant.game)]:
+        if {candidate.observation_shape} == read:
+            return candidate
+    shapes = ", ".join(str(shape) for shape in sorted(read))
+    raise ValueError(
+        f"this policy reads observations of shape {shapes}, but {variant.label!r} observes "
+        f"{variant.observation_shape} and no variant of its rules observes that: it was "
+        "trained on another observation of the game"
+    )

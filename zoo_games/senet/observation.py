@@ -1,11 +1,14 @@
 """What a Senet player sees: the board from its own side, the dancers borne off, its throw.
 
-Two encodings (the ``observation`` option of ``senet_v0``): ``"board"`` (:class:`SenetObserver`)
-and ``"moves"`` (:class:`MovesObserver`), the board followed by what each of the mover's
-dancers would do with the throw.
+Two encodings (the ``observation`` option of ``senet_v0``): ``"moves"`` (default,
+:class:`MovesObserver`), the board followed by what each of the mover's dancers would do with the
+throw, and ``"board"`` (:class:`SenetObserver`) alone.
 """
 
 from __future__ import annotations
+
+from array import array
+from collections.abc import MutableSequence
 
 import numpy as np
 from gymnasium import spaces
@@ -20,8 +23,12 @@ from zoo_games.senet.rules import (
     protected,
 )
 
-#: The observation encodings, the first the default.
+#: The observation encodings.
 ENCODINGS = ("board", "moves")
+#: What a network learns from best (docs/training.md measures it): which dancer a throw can
+#: move, and whether the move beats, bears off or leaves it exposed, is what a player decides
+#: on, and a network is slow to work it out from the houses alone.
+DEFAULT_ENCODING = "moves"
 
 #: Index of the first throw entry (one-hot, throws 1..5), of the borne-off counts and of the
 #: per-dancer planes.
@@ -78,10 +85,15 @@ class SenetObserver:
 
     def observe(self, state: SenetState, player: int) -> np.ndarray:
         """The values described in the class docstring."""
+        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer.
+        return np.ndarray(self._length, np.int8, bytearray().join(self.parts(state, player)))
+
+    def parts(self, state: SenetState, player: int) -> list[bytes | bytearray | array[int]]:
+        """The values of :meth:`observe` as byte strings, to be joined (the moves add theirs)."""
         board = state.board[1:]
         acting = state.mover == player and state.winner < 0
         houses = state.dancer_houses(player)
-        parts: list[bytes | bytearray] = [
+        parts: list[bytes | bytearray | array[int]] = [
             board.translate(self._mine[player]),
             board.translate(self._theirs[player]),
             self._throw_one_hot[state.throw] if acting else self._no_throw,
@@ -89,8 +101,7 @@ class SenetObserver:
         ]
         parts += map(self._house_plane.__getitem__, houses)
         parts.append(self._missing_planes[self._num_pieces - len(houses)])
-        # np.ndarray over the bytearray: no copy, and cheaper than np.frombuffer.
-        return np.ndarray(self._length, np.int8, bytearray().join(parts))
+        return parts
 
 
 #: Values per dancer in the ``"moves"`` encoding: moves, advance, beats, bears off, safe,
@@ -140,12 +151,18 @@ def move_effect(
 
 
 def write_move_effect(
-    board: Board, source: int, destination: int, skyruk: bool, out: np.ndarray, at: int
+    board: Board,
+    source: int,
+    destination: int,
+    skyruk: bool,
+    out: MutableSequence[int] | np.ndarray,
+    at: int,
 ) -> None:
     """Write a legal move's :data:`MOVE_VALUES` values of the ``"moves"`` view at ``out[at:]``.
 
     ``1`` (a move), then :func:`move_effect`'s gain, beat, whether the dancer is borne off,
-    safety and attackers: the one statement of the layout, which the kernels compile too.
+    safety and attackers: the one statement of the layout, which the kernels compile too
+    (over an array of the batch; the observer writes into a Python ``array`` of signed bytes).
     """
     advance, beats, safe, attackers = move_effect(board, source, destination, skyruk)
     out[at] = 1
@@ -187,19 +204,24 @@ class MovesObserver:
     def __init__(self, game: SenetGame) -> None:
         self._board = SenetObserver(game)
         board_space = self._board.space
-        self._offset = board_space.shape[0]
         pieces = game.num_pieces
         self._skyruk = game.skyruk
         low = np.concatenate([board_space.low, np.tile(np.array(_MOVE_LOW, np.int8), pieces)])
         high = np.concatenate([board_space.high, np.tile(np.array(_MOVE_HIGH, np.int8), pieces)])
         self.space = spaces.Box(low=low, high=high, dtype=np.int8)
+        self._length = self.space.shape[0]
+        self._no_moves = bytes(MOVE_VALUES * pieces)
 
     def observe(self, state: SenetState, player: int) -> np.ndarray:
         """The values described in the class docstring."""
-        values = np.zeros(self.space.shape, dtype=np.int8)
-        values[: self._offset] = self._board.observe(state, player)
+        parts = self._board.parts(state, player)
         if state.mover == player and state.winner < 0 and state.throw:
+            # Signed bytes (a backward gain is negative), joined with the board's as they are.
+            moves = array("b", self._no_moves)
             for action, (source, destination) in state.legal_moves().items():
-                at = self._offset + MOVE_VALUES * decode_action(action)[0]
-                write_move_effect(state.board, source, destination, self._skyruk, values, at)
-        return values
+                at = MOVE_VALUES * decode_action(action)[0]
+                write_move_effect(state.board, source, destination, self._skyruk, moves, at)
+            parts.append(moves)
+        else:
+            parts.append(self._no_moves)
+        return np.ndarray(self._length, np.int8, bytearray().join(parts))
