@@ -10,7 +10,9 @@ each variant's Python rules core (``legal_actions`` + ``apply_action``, chance s
 
 Also printed: the first-call compile time (a fresh process with an empty numba cache), the
 time to load the cached code, the engine's memory per game and the peak memory of the largest
-batch. A scaling plot is written as a PNG.
+batch. A whole run (every variant, every batch size) draws the scaling plot of the docs; a
+partial one (``--only``, ``--batch-sizes``) draws one only where ``--plot`` says, so that it
+never replaces the docs' plot with a part of it.
 
     python benchmarks/bench_batched.py --runs 5 --seconds 0.3
 """
@@ -160,7 +162,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--batch-sizes", nargs="*", type=random_play.positive_int, default=list(BATCH_SIZES)
     )
-    parser.add_argument("--plot", type=Path, default=PLOT, help="where to write the PNG")
+    parser.add_argument(
+        "--plot", type=Path, help=f"where to write the PNG (a whole run: {PLOT.name} of the docs)"
+    )
     parser.add_argument("--skip-compile", action="store_true", help="skip the compile timing")
     args = parser.parse_args(argv)
     labels = [v.label for v in variants() if not args.only or any(n in v.label for n in args.only)]
@@ -237,8 +241,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"process peak RSS (everything above, incl. Python, numba, pettingzoo): {max_rss:.0f} MiB"
     )
-    plot(table, labels, reference, args.plot)
-    print(f"plot: {args.plot}")
+    whole = not args.only and args.batch_sizes == list(BATCH_SIZES)
+    path = args.plot or (PLOT if whole else None)
+    if path is None:
+        print("plot: none for a partial run (--plot PATH draws one)")
+    else:
+        plot(table, labels, reference, path)
+        print(f"plot: {path}")
 
 
 if __name__ == "__main__":

@@ -142,6 +142,20 @@ def test_bench_batched_runs(tmp_path: Path) -> None:
     assert plot.exists()
 
 
+def test_a_partial_bench_batched_run_leaves_the_docs_plot_alone(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    docs_plot = Path(__file__).parents[1] / "docs" / "results" / "batched-scaling.png"
+    before = docs_plot.read_bytes()
+    result = run(
+        "bench_batched.py",
+        *("--runs", "1", "--seconds", "0.02", "--only", "togyz-kumalak-full"),
+        *("--batch-sizes", "4", "--skip-compile"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "plot: none for a partial run (--plot PATH draws one)" in result.stdout
+    assert docs_plot.read_bytes() == before
+
+
 def test_bench_search_runs_both_searches() -> None:
     pytest.importorskip("numba")
     result = run(
