@@ -36,7 +36,7 @@ try:
     from zoo_games.alphazero.searching import Evaluator, make_search
     from zoo_games.alphazero.selfplay import SelfPlay
     from zoo_games.alphazero.settings import AlphaZeroSettings
-    from zoo_games.training.threads import torch_threads
+    from zoo_games.training.threads import training_threads
 except ImportError as missing:
     sys.exit(
         f"bench_alphazero.py needs the rllib and batched extras ({missing}): "
@@ -98,7 +98,7 @@ def main() -> None:
     label = f"{variant.label} hidden {args.hidden}" + (
         f" convolutions {args.convolutions}" if args.convolutions else ""
     )
-    with torch_threads():
+    with training_threads():
 
         def numpy_batch() -> int:
             network(batch.observations, batch.masks)

@@ -59,7 +59,7 @@ try:
     from zoo_games.rllib.train import EPOCHS, TrainSettings, ppo_config
     from zoo_games.training.cluster import start_ray
     from zoo_games.training.heap import startup_objects_frozen
-    from zoo_games.training.threads import torch_threads
+    from zoo_games.training.threads import training_threads
 except ImportError as missing:
     sys.exit(
         f'bench_training.py needs the rllib extra ({missing}): pip install -e ".[rllib,batched]"'
@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
                 hidden=list(args.hidden),
                 greedy_share=args.greedy_share if engine == "batched" else 0.0,
             )
-            with torch_threads():  # as zoo-games train runs
+            with training_threads():  # as zoo-games train runs
                 result = rates[engine] = measure(settings, args.iterations, not args.unfrozen)
             shares = "".join(f" {result.parts[name] / result.seconds:>16.1%} " for name in PARTS)
             print(

@@ -127,10 +127,11 @@ class TorchEvaluator:
     """A model as the batched search's leaf evaluator, run by torch in inference mode.
 
     Self-play in the training process evaluates its leaves with this rather than the numpy
-    copy: torch keeps to the process's one thread (:mod:`zoo_games.training.threads`), where
-    numpy's BLAS starts threads of its own, which use a free core but wait for each other when
-    it is busy: self-play with numpy was more than ten times slower then, and at most 1.3
-    times faster with the core free (docs/training.md, "Speed of the parts").
+    copy. It was chosen when only torch kept to the process's one thread
+    (:mod:`zoo_games.training.threads`, which now holds numpy's BLAS to one thread too): numpy's
+    BLAS started threads of its own, which use a free core but wait for each other when it is
+    busy, and self-play with numpy was more than ten times slower then, and at most 1.3 times
+    faster with the core free (docs/training.md, "Speed of the parts").
     """
 
     def __init__(self, model: PolicyValueModel) -> None:

@@ -22,7 +22,7 @@ from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.replay import Positions
 from zoo_games.alphazero.searching import SearchMaker
 from zoo_games.alphazero.selfplay import SelfPlayCounts, make_selfplay
-from zoo_games.training.threads import TORCH_THREADS
+from zoo_games.training.threads import TRAINING_THREADS
 
 
 class SelfPlayWorker:
@@ -50,7 +50,7 @@ class SelfPlayWorker:
         The network runs in torch on one thread, as in the training process (see
         :class:`~zoo_games.alphazero.learner.TorchEvaluator`).
         """
-        torch.set_num_threads(TORCH_THREADS)
+        torch.set_num_threads(TRAINING_THREADS)
         counts = self._selfplay.play(TorchEvaluator(from_numpy(network)), moves)
         kept = list(self._kept)
         self._kept.clear()

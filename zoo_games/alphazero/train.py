@@ -68,7 +68,7 @@ from zoo_games.training.evaluation import (
 )
 from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
-from zoo_games.training.threads import torch_threads
+from zoo_games.training.threads import training_threads
 
 if TYPE_CHECKING:
     from zoo_games.alphazero.remote import RemoteSelfPlay
@@ -206,7 +206,7 @@ def train(
     scripted one).
     """
     settings = settings.checked()
-    with torch_threads():
+    with training_threads():
         return _train(settings, progress, make)
 
 

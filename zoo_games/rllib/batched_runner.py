@@ -14,9 +14,9 @@ So :class:`BatchedEnvRunner` replaces the loop itself and keeps everything else 
   or uniformly random play takes one seat (``env_config["greedy_share"]`` and
   ``["random_share"]``): the sparring partner's moves are part of the game for the trained
   seat, and no episode is made of them;
-* per step, one forward pass of each module over all the games whose mover it plays
-  (``forward_exploration``, the action sampled from the module's own distribution, as RLlib's
-  ``GetActions`` does), then one engine step;
+* per step, one forward pass of each module over all the games whose mover it plays (the
+  module's sampling pass, which its ``forward_exploration`` runs too, the action sampled from
+  the module's own distribution, as RLlib's ``GetActions`` does), then one engine step;
 * the rollout recorded as arrays and cut into ``MultiAgentEpisode`` chunks at the end
   (:mod:`zoo_games.rllib.batched_episodes`), with the environment path's semantics.
 
@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
@@ -50,9 +49,13 @@ from ray.rllib.utils.metrics import (
 
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.batched_episodes import EpisodeBuilder, Rollout
-from zoo_games.rllib.batched_games import SelfPlayGames
+from zoo_games.rllib.batched_games import GREEDY_STREAM, SelfPlayGames
 from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, RANDOM_SHARE_KEY
-from zoo_games.rllib.module import ILLEGAL_LOGIT
+from zoo_games.rllib.module import ILLEGAL_LOGIT, MaskedActorCritic
+from zoo_games.training.threads import limit_threads_for_good
+
+#: The second word of the seed of the runner's action draws (greedy's ties have the first).
+DRAW_STREAM = GREEDY_STREAM + 1
 
 
 class BatchedEnvRunner(MultiAgentEnvRunner):
@@ -68,6 +71,8 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
     def make_env(self) -> None:
         """The parent's environment (for the spaces), and the games this runner plays."""
         super().make_env()
+        if self.worker_index > 0:  # a remote runner's process (the driver's sets them itself)
+            limit_threads_for_good()
         config = dict(self.config.env_config)
         self.games = SelfPlayGames(
             config["variant"],
@@ -76,6 +81,10 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             shaping=bool(config.get("shaping", False)),
             greedy_share=float(config.get(GREEDY_SHARE_KEY, 0.0)),
             random_share=float(config.get(RANDOM_SHARE_KEY, 0.0)),
+        )
+        #: The generator of the actions' draws (the games' own draw their chances).
+        self._draws = np.random.default_rng(
+            np.random.SeedSequence(None if self._seed is None else [self._seed, DRAW_STREAM])
         )
         #: The seats each module plays (one module for both with a shared policy).
         self._seats_of: dict[str, list[int]] = {}
@@ -151,39 +160,43 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         outputs are left at 0 (the sparring partner's moves, filled in by the caller). The
         action is drawn from the categorical distribution of the module's (masked) logits, as
         RLlib's ``GetActions`` draws it from ``TorchCategorical``, the module's distribution
-        class, but without building a torch distribution per step (that cost 250 of 590 µs per
-        call on 64 Senet games).
+        class, but in numpy, on the module's sampling pass
+        (:meth:`~zoo_games.rllib.module.MaskedActorCritic.sampling_logits`), without a torch
+        distribution per step (that cost 250 of 590 µs per call on 64 Senet games) or torch's
+        cost per operation. The draws come from the runner's own generator, seeded from its
+        seed.
         """
+        if trained.all() and len(self._seats_of) == 1:  # self-play: one pass decides all
+            (module_id,) = self._seats_of
+            return self._pass(module_id, observations, masks, explore)
         games = movers.shape[0]
         actions = np.zeros(games, dtype=np.int64)
         logp = np.zeros(games, dtype=np.float32)
         inputs = np.zeros(masks.shape, dtype=np.float32)
-        everywhere = bool(trained.all())
         for module_id, seats in self._seats_of.items():
-            chosen: slice | np.ndarray
-            if len(seats) == len(AGENTS):
-                chosen = slice(None) if everywhere else trained
-            else:
-                chosen = (movers == seats[0]) & trained
-            if not isinstance(chosen, slice) and not chosen.any():
+            chosen = trained if len(seats) == len(AGENTS) else (movers == seats[0]) & trained
+            if not chosen.any():
                 continue  # this module moves in none of the games
-            assert self.module is not None
-            module = self.module[module_id]
-            batch = {
-                Columns.OBS: {
-                    "observation": torch.from_numpy(observations[chosen]),
-                    "action_mask": torch.from_numpy(masks[chosen]),
-                }
-            }
-            with torch.inference_mode():
-                forward = module.forward_exploration if explore else module.forward_inference
-                logits = forward(batch)[Columns.ACTION_DIST_INPUTS]
-                sampled = _draw(logits, explore)
-                log_probabilities = torch.log_softmax(logits, dim=1)
-                actions[chosen] = sampled.numpy()
-                logp[chosen] = log_probabilities.gather(1, sampled[:, None])[:, 0].numpy()
-                inputs[chosen] = logits.numpy()
+            chosen_actions, outputs = self._pass(
+                module_id, observations[chosen], masks[chosen], explore
+            )
+            actions[chosen] = chosen_actions
+            logp[chosen] = outputs[Columns.ACTION_LOGP]
+            inputs[chosen] = outputs[Columns.ACTION_DIST_INPUTS]
         return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: inputs}
+
+    def _pass(
+        self, module_id: str, observations: np.ndarray, masks: np.ndarray, explore: bool
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """One forward pass of module ``module_id``, and an action drawn per row."""
+        assert self.module is not None
+        module = self.module[module_id]
+        assert isinstance(module, MaskedActorCritic), "the runner samples our masked module"
+        logits = module.sampling_logits(observations, masks)
+        log_probabilities = _log_softmax(logits)
+        actions = _draw(log_probabilities, self._draws, explore)
+        logp = np.take_along_axis(log_probabilities, actions[:, None], axis=1)[:, 0]
+        return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: logits}
 
     def _random_actions(self, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Uniformly random legal actions, with the outputs of a uniform masked policy."""
@@ -218,16 +231,24 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
                 self._ongoing_episodes_for_metrics[chunk.id_].append(chunk)
 
 
-def _draw(logits: torch.Tensor, explore: bool) -> torch.Tensor:
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    """``log(softmax(logits))`` per row."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+
+
+def _draw(logits: np.ndarray, generator: np.random.Generator, explore: bool) -> np.ndarray:
     """A draw from ``softmax(logits)`` per row (Gumbel-max), or the most likely action.
 
-    The uniform draws are kept above 0: ``torch.rand_like`` can return exactly 0 (about once
-    in 17 million float32 draws), whose Gumbel noise is ``-inf``, and a legal action given
-    ``-inf`` would lose the argmax to the illegal ones (logit :data:`ILLEGAL_LOGIT` plus
-    finite noise). In a 20-minute run drawing for tens of millions of actions, it happened.
+    ``logits`` may be shifted per row (log-probabilities are): the draw is the same. The
+    uniform draws are kept above 0: a draw of exactly 0 (numpy's float32 draws are multiples
+    of 2**-24) has Gumbel noise ``-inf``, and a legal action given ``-inf`` would lose the
+    argmax to the illegal ones (logit :data:`ILLEGAL_LOGIT` plus finite noise). In a
+    20-minute run drawing for tens of millions of actions, it happened.
     """
     if not explore:
-        return torch.argmax(logits, dim=1)
-    uniform = torch.rand_like(logits).clamp_(min=torch.finfo(logits.dtype).tiny)
-    gumbel = -torch.log(-torch.log(uniform))
-    return torch.argmax(logits + gumbel, dim=1)
+        return np.argmax(logits, axis=1)
+    uniform = generator.random(logits.shape, dtype=np.float32)
+    np.maximum(uniform, np.finfo(np.float32).tiny, out=uniform)
+    minus_gumbel = np.log(np.negative(np.log(uniform, out=uniform), out=uniform), out=uniform)
+    return np.argmax(logits - minus_gumbel, axis=1)

@@ -73,7 +73,7 @@ from zoo_games.training.evaluation import (
 from zoo_games.training.folders import check_creatable, new_run_folder
 from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
-from zoo_games.training.threads import torch_threads
+from zoo_games.training.threads import training_threads
 
 ENV_NAME = "zoo_games_turn_based"
 #: How the runners sample: the batched engine's kernels, or the PettingZoo environment.
@@ -401,9 +401,10 @@ def train(settings: TrainSettings, progress: Callable[[str], None] = print) -> P
     The policy is evaluated before training (iteration 0, so that a learning curve always has
     its start), every ``eval_every`` iterations, and at the end, against each of
     ``eval_opponents``; the evaluation returned is the final one against the first of them
-    (every opponent's is in ``metrics.csv``). Torch runs on :data:`TORCH_THREADS` threads.
+    (every opponent's is in ``metrics.csv``). Torch and numpy's BLAS run on
+    :data:`~zoo_games.training.threads.TRAINING_THREADS` threads.
     """
-    with torch_threads():
+    with training_threads():
         return _train(settings.checked(), progress)
 
 
