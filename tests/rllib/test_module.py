@@ -1,7 +1,7 @@
 """The masked module's sampling pass computes what its training pass computes.
 
-``MaskedActorCritic.sampling_logits`` folds the input scaling, the duplicated 0/1 inputs and
-tanh's factors into the weights; these tests hold it to the plain layers, on every kind of
+``MaskedActorCritic.sampling_logits`` folds the input scaling and the duplicated 0/1 inputs
+into the weights and runs in numpy; these tests hold it to the plain layers, on every kind of
 observation the suite has (0/1 planes, counts, signed values, floats), and after the weights
 change the ways training changes them.
 """
@@ -104,11 +104,8 @@ def test_only_values_beyond_zero_and_one_or_signed_or_fractional_read_the_log_sc
     module = MaskedActorCritic(
         observation_space=floats, action_space=gym.spaces.Discrete(3), model_config={"hidden": [4]}
     )
-    assert module._logged_columns.tolist() == [
-        0,
-        1,
-        2,
-    ]  # 0.5 gives different inputs on the two scales
+    # Fractional values: 0.5 gives different inputs on the two scales.
+    assert module._logged_columns.tolist() == [0, 1, 2]
 
 
 def test_the_folded_layers_follow_sgd_steps_and_loaded_weights():

@@ -95,11 +95,10 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     def _features(self, batch: dict[str, Any]) -> torch.Tensor:
         observation = batch[Columns.OBS]["observation"]
         flat = observation.reshape(observation.shape[0], -1).to(torch.float32)
-        return self._trunk(self._scaled(flat))
-
-    def _scaled(self, flat: torch.Tensor) -> torch.Tensor:
-        """The network's inputs: every value on both scales."""
-        return torch.cat([flat / self._scale, torch.log1p(flat.clamp(min=0)) / self._log_scale], 1)
+        scaled = torch.cat(
+            [flat / self._scale, torch.log1p(flat.clamp(min=0)) / self._log_scale], dim=1
+        )
+        return self._trunk(scaled)
 
     def sampling_logits(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The masked logits of a batch, as the training pass gives them, with less work.
