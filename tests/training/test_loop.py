@@ -11,6 +11,7 @@ import pytest
 from zoo_games.arena.results import PairingResult
 from zoo_games.training import loop
 from zoo_games.training.budget import Budget
+from zoo_games.training.evaluation import evaluation_seed
 from zoo_games.training.loop import Schedule, Steps, train_iterations
 
 
@@ -26,13 +27,15 @@ class Recorder:
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
+        self.seeds: list[int] = []
 
     def iterate(self, spent: float) -> dict[str, Any]:
         self.calls.append(("iterate", spent))
         return {"loss": 0.5}
 
-    def evaluate(self, games: int) -> dict[str, PairingResult]:
+    def evaluate(self, games: int, seed: int) -> dict[str, PairingResult]:
         self.calls.append(("evaluate", games))
+        self.seeds.append(seed)
         return {"random": result(games // 2 + 1, games)}
 
     def save(self, rows: list[dict[str, Any]]) -> None:
@@ -43,7 +46,9 @@ class Recorder:
 
 
 def run(recorder: Recorder, rows: list[dict[str, Any]], iterations: int, eval_every: int) -> Any:
-    schedule = Schedule(Budget(iterations, 60.0), eval_every, eval_games=4, final_eval_games=8)
+    schedule = Schedule(
+        Budget(iterations, 60.0), eval_every, eval_games=4, final_eval_games=8, seed=7
+    )
     lines: list[str] = []
     finals = train_iterations(recorder.steps(), schedule, rows, lines.append, str)
     return finals, lines
@@ -98,6 +103,33 @@ def test_a_resumed_run_counts_on_from_its_rows():
     assert len(lines) == 2 + 1  # a line per iteration, and the final result in words
 
 
+def test_every_evaluation_plays_games_of_its_own_seed_and_a_resume_the_same_ones():
+    """Evaluations that replayed one seed would share its games' luck all along the curve."""
+    unbroken = Recorder()
+    run(unbroken, [], iterations=6, eval_every=2)
+    assert unbroken.seeds == [
+        evaluation_seed(7, 0),
+        evaluation_seed(7, 2),
+        evaluation_seed(7, 4),
+        evaluation_seed(7, 6),
+        evaluation_seed(7, None),
+    ]
+    assert len(set(unbroken.seeds)) == len(unbroken.seeds)
+    first, resumed = Recorder(), Recorder()
+    rows: list[dict[str, Any]] = []
+    run(first, rows, iterations=3, eval_every=2)  # evaluates after 0 and 2, then its final
+    del rows[-1]  # as a kill after the checkpoint of iteration 2 leaves them
+    run(resumed, rows, iterations=6, eval_every=2)
+    assert first.seeds[:2] + resumed.seeds == unbroken.seeds
+
+
+def test_evaluation_seeds_depend_on_the_run_seed_and_fit_the_arena():
+    seeds = {evaluation_seed(run_seed, it) for run_seed in (0, 1) for it in (0, 50, None)}
+    assert len(seeds) == 6
+    assert all(isinstance(seed, int) and 0 <= seed < 2**32 for seed in seeds)
+    assert evaluation_seed(3, 50) == evaluation_seed(3, 50)
+
+
 def test_a_spent_budget_trains_nothing_but_still_ends_with_the_final_evaluation():
     recorder = Recorder()
     rows: list[dict[str, Any]] = [{"iteration": 2, "minutes": 1.0}]
@@ -111,7 +143,7 @@ def test_a_budget_of_minutes_is_spent_by_the_clock(monkeypatch):
     seconds = SimpleNamespace(perf_counter=lambda: 15.0 * next(clock))
     monkeypatch.setattr(loop, "time", seconds)
     rows: list[dict[str, Any]] = [{"iteration": 1, "minutes": 0.25}]
-    schedule = Schedule(Budget(None, minutes=1.5), 0, eval_games=2, final_eval_games=2)
+    schedule = Schedule(Budget(None, minutes=1.5), 0, eval_games=2, final_eval_games=2, seed=0)
     train_iterations(recorder.steps(), schedule, rows, lambda line: None, str)
     # A quarter of a minute trained before the resume, a quarter more per look at the clock.
     spent = [call[1] for call in recorder.calls if call[0] == "iterate"]

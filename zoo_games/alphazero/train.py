@@ -254,22 +254,26 @@ def _train_run(
 
     steps = Steps(
         iterate=iterate,
-        evaluate=lambda games: _evaluate(run, settings, games),
+        evaluate=lambda games, seed: _evaluate(run, settings, games, seed),
         save=lambda saved_rows: _save(run, saved_rows, output, settings),
     )
     schedule = Schedule(
-        settings.budget, settings.eval_every, settings.eval_games, settings.final_eval_games
+        settings.budget,
+        settings.eval_every,
+        settings.eval_games,
+        settings.final_eval_games,
+        settings.seed,
     )
     finals = train_iterations(steps, schedule, rows, progress, _progress_line)
     progress(f"outputs in {output}")
     return finals[settings.eval_opponents[0]]
 
 
-def _evaluate(run: Run, settings: AlphaZeroSettings, games: int) -> dict[str, PairingResult]:
+def _evaluate(
+    run: Run, settings: AlphaZeroSettings, games: int, seed: int
+) -> dict[str, PairingResult]:
     player = NetworkPlayer(run.network(), settings.eval_simulations, seed=settings.seed)
-    return evaluate_against(
-        player, settings.variant, settings.eval_opponents, games, seed=settings.seed + 1
-    )
+    return evaluate_against(player, settings.variant, settings.eval_opponents, games, seed)
 
 
 def metrics_columns(opponents: tuple[str, ...]) -> list[str]:

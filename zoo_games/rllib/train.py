@@ -384,14 +384,10 @@ def trained_agent(algo: Any, settings: TrainSettings) -> ModuleAgent:
     return ModuleAgent(modules, settings.variant)
 
 
-def evaluate(algo: Any, settings: TrainSettings, games: int) -> dict[str, PairingResult]:
-    """The trained policies against each of ``settings.eval_opponents``."""
+def evaluate(algo: Any, settings: TrainSettings, games: int, seed: int) -> dict[str, PairingResult]:
+    """The trained policies against each of ``settings.eval_opponents``, arena seed ``seed``."""
     return evaluate_against(
-        trained_agent(algo, settings),
-        settings.variant,
-        settings.eval_opponents,
-        games,
-        seed=settings.seed + 1,
+        trained_agent(algo, settings), settings.variant, settings.eval_opponents, games, seed
     )
 
 
@@ -423,7 +419,7 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
         progress(f"resumed from {checkpoint} after {iterations_done(rows)} iterations")
     steps = Steps(
         iterate=lambda spent: _metrics_row(algo.train()),
-        evaluate=lambda games: evaluate(algo, settings, games),
+        evaluate=lambda games, seed: evaluate(algo, settings, games, seed),
         save=lambda saved_rows: _save(algo, saved_rows, output, settings),
     )
     schedule = Schedule(
@@ -431,6 +427,7 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
         settings.eval_every or 0,  # set by checked()
         settings.eval_games,
         settings.final_eval_games,
+        settings.seed,
     )
     try:
         finals = train_iterations(steps, schedule, rows, progress, _progress_line)

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from zoo_games.agents.base import Agent
 from zoo_games.arena import run_arena
 from zoo_games.arena.results import PairingResult
@@ -38,6 +40,20 @@ def check_evaluation(opponents: Sequence[str], **games: int) -> None:
                 f"{name} must be a positive even number (half the games from each seat), "
                 f"got {count}"
             )
+
+
+def evaluation_seed(run_seed: int, iteration: int | None) -> int:
+    """The arena seed of a run's evaluation after ``iteration`` (``None``: the final one).
+
+    Every evaluation plays games of its own. Were they all to replay the same seeds, every
+    point of a learning curve would share those few games' throws and draws, and a mean over
+    a stretch of the curve would carry their luck however long the stretch (a Senet curve sat
+    clearly below its player's fresh games that way: docs/training.md, "Results on a 2-core
+    machine"). Keyed by the iteration, so that a resumed run evaluates exactly as an unbroken
+    one would.
+    """
+    key = [run_seed, 1] if iteration is None else [run_seed, 0, iteration]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
 def win_rate_column(opponent: str) -> str:

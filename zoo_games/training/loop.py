@@ -18,7 +18,7 @@ from typing import Any
 from zoo_games.arena.results import PairingResult
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import iterations_done
-from zoo_games.training.evaluation import record_finals, win_rate_column
+from zoo_games.training.evaluation import evaluation_seed, record_finals, win_rate_column
 from zoo_games.training.heap import startup_objects_frozen
 
 #: A metrics row: column name to value.
@@ -29,13 +29,15 @@ Row = dict[str, Any]
 class Schedule:
     """When a run stops and evaluates: its budget and its evaluation settings.
 
-    ``eval_every``: iterations between evaluations (0: none before the final one).
+    ``eval_every``: iterations between evaluations (0: none before the final one); ``seed``:
+    the run's seed, from which each evaluation's games are seeded (:func:`evaluation_seed`).
     """
 
     budget: Budget
     eval_every: int
     eval_games: int
     final_eval_games: int
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,13 @@ class Steps:
 
     ``iterate(spent)``: train one iteration, given the share of the budget spent before it
     (AlphaZero sets its learning rate from it), and return its figures for the metrics row;
-    ``evaluate(games)``: the current policy against each opponent, ``games`` each;
+    ``evaluate(games, seed)``: the current policy against each opponent, ``games`` each, in
+    the arena with ``seed``;
     ``save(rows)``: write the checkpoint with the metrics rows so far, then the run's outputs.
     """
 
     iterate: Callable[[float], Row]
-    evaluate: Callable[[int], Mapping[str, PairingResult]]
+    evaluate: Callable[[int, int], Mapping[str, PairingResult]]
     save: Callable[[list[Row]], None]
 
 
@@ -77,7 +80,7 @@ def train_iterations(
             return elapsed_before + (time.perf_counter() - start) / 60
 
         if not rows and schedule.eval_every:
-            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, steps, schedule.eval_games))
+            rows.append(_evaluated({"iteration": 0, "minutes": 0.0}, steps, schedule))
             progress(progress_line(rows[-1]))
         while True:
             spent = schedule.budget.share_spent(iteration, minutes())
@@ -88,19 +91,20 @@ def train_iterations(
             row = {"iteration": iteration, "minutes": round(minutes(), 3), **figures}
             evaluating = schedule.eval_every > 0 and iteration % schedule.eval_every == 0
             if evaluating:
-                row = _evaluated(row, steps, schedule.eval_games)
+                row = _evaluated(row, steps, schedule)
             rows.append(row)
             progress(progress_line(row))
             if evaluating:
                 steps.save(rows)
-        finals = steps.evaluate(schedule.final_eval_games)
+        finals = steps.evaluate(schedule.final_eval_games, evaluation_seed(schedule.seed, None))
         record_finals(rows, finals, schedule.final_eval_games, progress)
         steps.save(rows)
         return finals
 
 
-def _evaluated(row: Row, steps: Steps, games: int) -> Row:
+def _evaluated(row: Row, steps: Steps, schedule: Schedule) -> Row:
     """``row`` with the current policy's win rate against each opponent."""
-    results = steps.evaluate(games)
+    games = schedule.eval_games
+    results = steps.evaluate(games, evaluation_seed(schedule.seed, row["iteration"]))
     win_rates = {win_rate_column(name): round(r.win_rate, 4) for name, r in results.items()}
     return {**row, **win_rates, "eval_games": games}
