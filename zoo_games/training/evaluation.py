@@ -52,6 +52,7 @@ def evaluation_seed(run_seed: int, iteration: int | None) -> int:
     machine"). Keyed by the iteration, so that a resumed run evaluates exactly as an unbroken
     one would.
     """
+    # Second word: 0 for the evaluations along the run, 1 for the final one.
     key = [run_seed, 1] if iteration is None else [run_seed, 0, iteration]
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
