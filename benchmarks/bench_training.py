@@ -33,6 +33,11 @@ generation) during those iterations, which fall inside the parts above: how many
 milliseconds per iteration. ``--engines batched`` times the batched path alone (for long runs
 of it; the ratios need both).
 
+After the timed iterations, one evaluation as ``zoo-games train`` runs them (the policy against
+each of its default opponents, ``eval_games`` games each, through the arena) is timed too, and
+printed with the share of a run's time that evaluations take at the path's default
+``eval_every``: an evaluation every ``eval_every`` iterations of the speed just measured.
+
     python benchmarks/bench_training.py --iterations 3
 """
 
@@ -56,7 +61,7 @@ from zoo_games.catalog import find_variant, labels
 try:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-    from zoo_games.rllib.train import EPOCHS, TrainSettings, ppo_config
+    from zoo_games.rllib.train import EPOCHS, EVAL_EVERY, TrainSettings, evaluate, ppo_config
     from zoo_games.training.cluster import start_ray
     from zoo_games.training.heap import startup_objects_frozen
     from zoo_games.training.threads import training_threads
@@ -148,6 +153,8 @@ class Measurement:
     seconds: float
     parts: dict[str, float]
     full_passes: FullPasses
+    #: One evaluation of the policy after the timed iterations.
+    evaluation_seconds: float
 
     @property
     def rate(self) -> float:
@@ -197,6 +204,9 @@ def measure(settings: TrainSettings, iterations: int, frozen: bool = True) -> Me
                 result = algo.train()
             seconds = time.perf_counter() - start
         steps = int(result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED_LIFETIME] - before)
+        start = time.perf_counter()
+        evaluate(algo, settings, settings.eval_games, seed=0)
+        evaluation_seconds = time.perf_counter() - start
     finally:
         algo.stop()
     spent = clock.seconds
@@ -208,7 +218,7 @@ def measure(settings: TrainSettings, iterations: int, frozen: bool = True) -> Me
         parts["episodes"] = spent["sample"] - sampled
     parts["learner update"] = spent["update"] - parts["learner connector"]
     parts["other"] = seconds - spent["sample"] - spent["update"]
-    return Measurement(steps, seconds, parts, full_passes)
+    return Measurement(steps, seconds, parts, full_passes, evaluation_seconds)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -231,6 +241,12 @@ def main(argv: list[str] | None = None) -> None:
         "--hidden", type=positive_int, nargs="+", default=defaults.hidden, help="layer widths"
     )
     parser.add_argument("--games", type=positive_int, help="batched: games per runner")
+    parser.add_argument(
+        "--eval-games",
+        type=positive_int,
+        default=defaults.eval_games,
+        help="games per opponent of the timed evaluation",
+    )
     parser.add_argument("--envs", type=positive_int, help="environment: environments per runner")
     parser.add_argument(
         "--greedy-share",
@@ -259,6 +275,7 @@ def main(argv: list[str] | None = None) -> None:
                 epochs=args.epochs,
                 hidden=list(args.hidden),
                 greedy_share=args.greedy_share if engine == "batched" else 0.0,
+                eval_games=args.eval_games,
             )
             with training_threads():  # as zoo-games train runs
                 result = rates[engine] = measure(settings, args.iterations, not args.unfrozen)
@@ -272,6 +289,14 @@ def main(argv: list[str] | None = None) -> None:
                 f"{label:<17} {engine:<8} collector's full passes: {passes.count}, "
                 f"{passes.seconds / args.iterations * 1000:.2f} ms per iteration "
                 f"({passes.seconds / result.seconds:.1%})"
+            )
+            every = EVAL_EVERY[engine]
+            evaluations = result.evaluation_seconds
+            share = evaluations / (evaluations + every * result.seconds / args.iterations)
+            print(
+                f"{label:<17} {engine:<8} an evaluation ({settings.eval_games} games per "
+                f"opponent): {evaluations:.2f} s, {share:.1%} of a run's time at one every "
+                f"{every} iterations"
             )
         if len(rates) < len(ENGINES):
             continue

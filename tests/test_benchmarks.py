@@ -225,7 +225,7 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
         "bench_training.py",
         *("--variants", "santorini-fixed", "--iterations", "1", "--train-batch-size", "64"),
         *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
-        *("--envs", "2"),
+        *("--envs", "2", "--eval-games", "2"),
     )
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
@@ -233,7 +233,9 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
     rows = {
         line.split()[1]: line.split()
         for line in lines
-        if line.startswith("santorini-fixed") and "collector's" not in line
+        if line.startswith("santorini-fixed")
+        and "collector's" not in line
+        and "an evaluation" not in line
     }
     assert set(rows) == {"env", "batched", "batched/env:"}
     for engine in ("env", "batched"):
@@ -242,6 +244,9 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
     assert "whole iterations" in " ".join(rows["batched/env:"])
     passes = [line.split()[1] for line in lines if "collector's full passes: " in line]
     assert passes == ["env", "batched"]
+    evaluations = [line.split() for line in lines if "an evaluation (2 games per opponent)" in line]
+    assert [line[1] for line in evaluations] == ["env", "batched"]
+    assert "at one every 10 iterations" in " ".join(evaluations[0])
     assert "load average after" in lines[-1]
 
 
@@ -252,11 +257,11 @@ def test_bench_training_times_one_engine_alone_and_unfrozen() -> None:
         "bench_training.py",
         *("--variants", "senet-kendall-5", "--iterations", "1", "--train-batch-size", "64"),
         *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
-        *("--engines", "batched", "--unfrozen"),
+        *("--engines", "batched", "--unfrozen", "--eval-games", "2"),
     )
     assert result.returncode == 0, result.stderr[-3000:]
     rows = [line.split()[:2] for line in result.stdout.splitlines() if line.startswith("senet")]
-    assert rows == [["senet-kendall-5", "batched"], ["senet-kendall-5", "batched"]]
+    assert rows == [["senet-kendall-5", "batched"]] * 3
     assert "ms per iteration" in result.stdout and "batched/env" not in result.stdout
 
 

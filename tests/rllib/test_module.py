@@ -1,9 +1,11 @@
-"""The masked module's sampling pass computes what its training pass computes.
+"""The masked module computes the function its layers define, folded or not.
 
-``MaskedActorCritic.sampling_logits`` folds the input scaling and the duplicated 0/1 inputs
-into the weights and runs in numpy; these tests hold it to the plain layers, on every kind of
-observation the suite has (0/1 planes, counts, signed values, floats), and after the weights
-change the ways training changes them.
+Every pass of ``MaskedActorCritic`` folds the input scaling and the duplicated 0/1 inputs into
+the first layer's weight, and ``sampling_logits`` runs in numpy as well; these tests hold the
+training pass (logits, values, gradients) and the sampling pass to the plain, unfolded layers
+computed here from the module's docstring, on every kind of observation the suite has (0/1
+planes, counts, signed values, floats), and after the weights change the ways training changes
+them.
 """
 
 from __future__ import annotations
@@ -50,9 +52,24 @@ def positions(label: str, games: int = 32, steps: int = 25) -> dict[str, torch.T
     }
 
 
+def unfolded(
+    module: MaskedActorCritic, observation: dict[str, torch.Tensor]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Masked logits and values as the unfolded layers define them: each value fed twice."""
+    flat = observation["observation"].reshape(len(observation["observation"]), -1).float()
+    space = module.observation_space["observation"]
+    bound = np.maximum(space.high, -space.low).reshape(-1).astype(np.float32)
+    scale = torch.from_numpy(np.where(np.isfinite(bound) & (bound > 0), bound, 1.0))
+    inputs = torch.cat([flat / scale, torch.log1p(flat.clamp(min=0)) / torch.log1p(scale)], 1)
+    features = module._trunk(inputs.float())
+    logits = module._policy_head(features)
+    logits = logits.masked_fill(~observation["action_mask"].bool(), ILLEGAL_LOGIT)
+    return logits, module._value_head(features).squeeze(-1)
+
+
 def plain_logits(module: MaskedActorCritic, observation: dict[str, torch.Tensor]) -> torch.Tensor:
     with torch.no_grad():
-        return module.forward_train({Columns.OBS: observation})[Columns.ACTION_DIST_INPUTS]
+        return unfolded(module, observation)[0]
 
 
 def sampled_logits(module: MaskedActorCritic, observation: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -69,15 +86,52 @@ def assert_same_logits(module: MaskedActorCritic, observation: dict[str, torch.T
     torch.testing.assert_close(sampled[legal], expected[legal], rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("hidden", [[16, 8], [24], []], ids=["two layers", "one", "none"])
+@pytest.mark.parametrize("hidden", [[16, 8], [24]], ids=["two layers", "one"])
 @pytest.mark.parametrize("label", LABELS)
-def test_the_sampling_pass_gives_the_training_pass_logits(label, hidden):
+def test_the_sampling_pass_gives_the_unfolded_logits(label, hidden):
     torch.manual_seed(0)
     module = module_for(label, hidden)
     observation = positions(label)
     assert_same_logits(module, observation)
     exploration = module.forward_exploration({Columns.OBS: observation})
     assert torch.equal(exploration[Columns.ACTION_DIST_INPUTS], sampled_logits(module, observation))
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_the_training_pass_gives_the_unfolded_logits_values_and_gradients(label):
+    torch.manual_seed(2)
+    module = module_for(label, [16, 8])
+    observation = positions(label)
+    legal = observation["action_mask"].bool()
+    batch = {Columns.OBS: observation}
+    trained = module.forward_train(batch)
+    logits, values = trained[Columns.ACTION_DIST_INPUTS], module.compute_values(batch)
+    expected_logits, expected_values = unfolded(module, observation)
+    torch.testing.assert_close(logits[legal], expected_logits[legal], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(values, expected_values, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(
+        module.compute_values(batch, trained[Columns.EMBEDDINGS]), values, rtol=0, atol=0
+    )
+
+    def gradients(logits: torch.Tensor, values: torch.Tensor) -> dict[str, torch.Tensor]:
+        # A loss of both heads: a softmax cross-entropy on the legal actions and a squared value.
+        module.zero_grad()
+        target = torch.softmax(expected_logits.detach(), dim=1)
+        cross_entropy = -(target * torch.log_softmax(logits, dim=1)).nan_to_num().sum()
+        loss = cross_entropy + values.square().sum()
+        loss.backward()
+        return {name: p.grad.clone() for name, p in module.named_parameters()}
+
+    folded = gradients(logits, values)
+    plain = gradients(*unfolded(module, observation))
+    assert sorted(folded) == sorted(plain) and len(folded) == 8  # two layers, two heads
+    for name, gradient in plain.items():
+        torch.testing.assert_close(folded[name], gradient, rtol=1e-4, atol=1e-5, msg=name)
+
+
+def test_a_module_without_hidden_layers_is_refused():
+    with pytest.raises(ValueError, match="one or more hidden layers"):
+        module_for("senet-kendall-5", [])
 
 
 def test_only_values_beyond_zero_and_one_or_signed_or_fractional_read_the_log_scale():

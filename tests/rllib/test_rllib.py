@@ -160,11 +160,40 @@ def test_module_agent_sees_what_the_environment_shows_and_plays_in_the_arena(lab
         observation = env.observe(env.agent_selection)
         action = agent.act(env.game_state)
         logits = masked_logits(module, observation["observation"], observation["action_mask"])
-        assert action == int(torch.argmax(logits))
+        assert action == int(np.argmax(logits))
+        assert np.isneginf(logits[observation["action_mask"] == 0]).all()
         env.step(action)
     # Whole games against random play: the arena applies its actions with a legality check.
     result = run_arena(label, {"module": agent, "random": "random"}, games=2, seed=0)
     assert result.pairing("module", "random").games == 2
+
+
+def test_a_sampling_module_agent_draws_legal_actions_with_the_policys_probabilities():
+    label = "senet-kendall-5"
+    torch.manual_seed(4)
+    module = untrained_module(label)
+    with torch.no_grad():  # logits far apart, so that uniform draws would fail the test
+        module._policy_head.bias.copy_(torch.arange(module._policy_head.out_features) * 0.7)
+    env = find_variant(label).raw_env()
+    env.reset(seed=5)
+    while int(env.observe(env.agent_selection)["action_mask"].sum()) < 2:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    observation = env.observe(env.agent_selection)
+    logits = masked_logits(module, observation["observation"], observation["action_mask"])
+    expected = torch.softmax(torch.from_numpy(logits).double(), dim=0).numpy()
+    agent = ModuleAgent(module, label, sample=True, seed=6)
+    draws = 4000
+    counts = np.bincount([agent.act(env.game_state) for _ in range(draws)], minlength=len(logits))
+    assert counts[observation["action_mask"] == 0].sum() == 0
+    assert expected.max() > 0.5  # not near uniform
+    # Each action's count within five standard deviations of its expectation.
+    spread = np.sqrt(draws * expected * (1 - expected))
+    assert (np.abs(counts - draws * expected) <= 5 * spread + 1e-9).all()
+    # The same seed draws the same actions.
+    first, second = (ModuleAgent(module, label, sample=True, seed=6) for _ in range(2))
+    assert [first.act(env.game_state) for _ in range(20)] == [
+        second.act(env.game_state) for _ in range(20)
+    ]
 
 
 def test_learning_curve_draws_one_line_per_opponent(tmp_path):

@@ -19,23 +19,33 @@ from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.catalog import Variant, find_variant, variants_of
 from zoo_games.core.adapter import AGENTS
 from zoo_games.core.game import GameState
+from zoo_games.rllib.module import MaskedActorCritic
 
 
-def masked_logits(module: Any, observation: np.ndarray, action_mask: np.ndarray) -> torch.Tensor:
+def masked_logits(module: Any, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
     """The logits of ``module`` for one observation, ``-inf`` for the illegal actions.
 
     ``module`` is an RLModule taking ``{"observation", "action_mask"}`` observations, as
-    :class:`~zoo_games.rllib.module.MaskedActorCritic` does.
+    :class:`~zoo_games.rllib.module.MaskedActorCritic` does. That one is asked through its
+    sampling pass, the same function in numpy on its folded weights: one observation at a
+    time, RLlib's ``forward_inference`` (which switches the module to eval mode and back on
+    every call) and torch's cost per operation made most of the time of the evaluations that
+    training runs (docs/training.md, "Evaluations"). Another module is asked through
+    ``forward_inference``.
     """
-    batch = {
-        Columns.OBS: {
-            "observation": torch.as_tensor(np.asarray(observation)[None]),
-            "action_mask": torch.as_tensor(np.asarray(action_mask)[None]),
+    observation, action_mask = np.asarray(observation)[None], np.asarray(action_mask)[None]
+    if isinstance(module, MaskedActorCritic):
+        logits = module.sampling_logits(observation, action_mask)[0]
+    else:
+        batch = {
+            Columns.OBS: {
+                "observation": torch.as_tensor(observation),
+                "action_mask": torch.as_tensor(action_mask),
+            }
         }
-    }
-    with torch.no_grad():
-        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-    return logits.masked_fill(~torch.as_tensor(action_mask).bool(), -np.inf)
+        with torch.no_grad():
+            logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
+    return np.where(action_mask[0] != 0, logits, np.float32(-np.inf))
 
 
 class ModuleAgent(Agent):
@@ -79,9 +89,9 @@ class ModuleAgent(Agent):
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8).copy()
         logits = masked_logits(self._modules[player], self._observer.observe(state, player), mask)
         if not self.sample:
-            return int(torch.argmax(logits))
-        probabilities = torch.softmax(logits, dim=-1).double().numpy()
-        return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))
+            return int(np.argmax(logits))
+        weights = np.exp(logits.astype(np.float64) - logits.max())
+        return int(self._rng.choice(len(weights), p=weights / weights.sum()))
 
 
 def observer_reading(variant: Variant, modules: list[Any]) -> Variant:
