@@ -82,7 +82,7 @@ def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
 def test_the_engine_and_games_per_runner_default_to_the_batched_engine(tmp_path):
     pytest.importorskip("numba")
     batched = TrainSettings(output_dir=str(tmp_path / "run")).checked()
-    assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 50)
+    assert (batched.engine, batched.envs_per_env_runner, batched.eval_every) == ("batched", 64, 100)
     assert batched.greedy_share == 0.5  # half of the games against greedy
     assert batched.random_share == 0.0  # none against random play
     env = TrainSettings(output_dir=str(tmp_path / "run"), engine="env").checked()

@@ -84,10 +84,12 @@ ENGINES = ("batched", "env")
 #: (docs/training.md, "Choosing the settings"). Environment: eight environments stepped
 #: together, several times faster than one.
 ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
-#: Iterations between evaluations, by engine, so that evaluations come about the same minutes
-#: apart: a batched iteration is several times shorter, and evaluating every 10 of them would
-#: spend a large part of a run evaluating.
-EVAL_EVERY = {"batched": 50, "env": 10}
+#: Iterations between evaluations, by engine. An evaluation counts against a run's minutes, so
+#: they come rarely enough to cost about 5% of a run: a batched iteration is about ten times
+#: shorter than one on the environment, and an evaluation of 100 games per opponent costs
+#: about as much as 5-6 of Kendall's batched iterations (docs/training.md, "The folded
+#: training pass, and faster evaluations").
+EVAL_EVERY = {"batched": 100, "env": 10}
 #: The share of each runner's games in which greedy plays one seat, by engine: half of them on
 #: the batched engine (self-play alone learned to beat itself, not greedy: docs/training.md,
 #: "Results"); none on the environment path, which has no compiled greedy to play it.
