@@ -30,8 +30,8 @@ def masked_logits(module: Any, observation: np.ndarray, action_mask: np.ndarray)
     sampling pass, the same function in numpy on its folded weights: one observation at a
     time, RLlib's ``forward_inference`` (which switches the module to eval mode and back on
     every call) and torch's cost per operation made most of the time of the evaluations that
-    training runs (docs/training.md, "Evaluations"). Another module is asked through
-    ``forward_inference``.
+    training runs (docs/training.md, "The folded training pass, and faster evaluations").
+    Another module is asked through ``forward_inference``.
     """
     observation, action_mask = np.asarray(observation)[None], np.asarray(action_mask)[None]
     if isinstance(module, MaskedActorCritic):
