@@ -130,6 +130,14 @@ def existing_folder(text: str) -> Path:
     return path
 
 
+def final_fraction(text: str) -> float:
+    """A learning rate's final share: a number above 0 and at most 1 (1: a constant rate)."""
+    value = _number(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 1, got {text}")
+    return value
+
+
 def share(text: str) -> float:
     """A share: a number from 0 to 1."""
     value = _number(text)
@@ -191,7 +199,9 @@ TRAIN_OPTIONS = {
     "hidden": "hidden",
     "epochs": "epochs",
     "lr": "lr",
+    "final_lr_fraction": "final_lr_fraction",
     "entropy_coeff": "entropy_coeff",
+    "gae_lambda": "lambda_",
     "greedy_share": "greedy_share",
     "random_share": "random_share",
     "eval_every": "eval_every",
@@ -215,6 +225,7 @@ ALPHAZERO_OPTIONS = {
     "search_value_weight": "search_value_weight",
     "hidden": "hidden",
     "lr": "lr",
+    "final_lr_fraction": "final_lr_fraction",
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "final_eval_games": "final_eval_games",
@@ -436,12 +447,25 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument(
         "--lr",
         type=positive_number,
-        help="learning rate (alphazero: the first, falling over the run)",
+        help="learning rate: the first, falling over the run to --final-lr-fraction of it",
+    )
+    training.add_argument(
+        "--final-lr-fraction",
+        type=final_fraction,
+        metavar="SHARE",
+        help="share of --lr (above 0, at most 1) the learning rate falls to along a cosine by "
+        "the end of the budget; 1: constant (ppo default 1, alphazero 0.1)",
     )
     training.add_argument(
         "--entropy-coeff",
         type=non_negative_number,
         help="ppo: weight of the policy's entropy bonus in the loss",
+    )
+    training.add_argument(
+        "--gae-lambda",
+        type=share,
+        metavar="LAMBDA",
+        help="ppo: GAE's lambda, from 0 to 1 (default 0.95)",
     )
     training.add_argument(
         "--greedy-share",

@@ -20,8 +20,9 @@ from tests.alphazero.tiny import TINY
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import AlphaZeroSettings
-from zoo_games.alphazero.train import LEARNER, decayed, train
+from zoo_games.alphazero.train import LEARNER, train
 from zoo_games.training.checkpoints import CHECKPOINT
+from zoo_games.training.learning_rate import decayed
 
 
 def tiny_run(output: Path, make_search: Any, **changes: Any) -> AlphaZeroSettings:
@@ -49,16 +50,6 @@ def test_a_tiny_run_writes_metrics_checkpoint_curve_and_network(tmp_path, make_s
     assert saved.trained["positions"] == positions[-1] and saved.trained["games"] > 0
     assert saved.trained["iterations"] == 3 and saved.trained["seconds"] > 0
     assert json.loads((run / CHECKPOINT / "run.json").read_text())["algorithm"] == "alphazero"
-
-
-def test_the_learning_rate_falls_as_a_cosine_from_its_start_to_its_final_share() -> None:
-    assert decayed(0.0, 0.1) == pytest.approx(1.0)
-    assert decayed(0.5, 0.1) == pytest.approx(0.55)  # halfway down
-    assert decayed(1.0, 0.1) == pytest.approx(0.1)
-    assert decayed(1.7, 0.1) == pytest.approx(0.1)  # a budget overrun stays at the floor
-    shares = [decayed(done, 0.2) for done in np.linspace(0, 1, 11)]
-    assert shares == sorted(shares, reverse=True)
-    assert decayed(0.3, 1.0) == pytest.approx(1.0)  # a share of 1: a constant rate
 
 
 def test_a_run_steps_with_the_rate_of_the_budget_it_has_spent(tmp_path, make_scripted_search):

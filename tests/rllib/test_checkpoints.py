@@ -12,7 +12,7 @@ pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
-from zoo_games.rllib.train import EPOCHS, UNRECORDED_EPOCHS, TrainSettings
+from zoo_games.rllib.train import EPOCHS, FINAL_LR_FRACTION, UNRECORDED_EPOCHS, TrainSettings
 from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
 COLUMNS = ["iteration", "minutes"]
@@ -105,10 +105,11 @@ def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_pa
     [
         ({"lr": 0.001}, "with lr 0.001: it was trained with lr 0.0003"),
         ({"entropy_coeff": 0.03}, "with entropy_coeff 0.03: it was trained with entropy_coeff"),
+        ({"lambda_": 0.8}, "with lambda_ 0.8: it was trained with lambda_ 0.95"),
     ],
 )
 def test_a_resume_keeps_the_runs_learning_rate_and_entropy_bonus(tmp_path, changed, message):
-    run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)
+    run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)  # and GAE's lambda unrecorded
     asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
     TrainSettings(output_dir=str(run), resume=True, **asked).checked()  # the defaults: the same
     with pytest.raises(ValueError, match="cannot resume the run in .*" + message):
@@ -127,6 +128,22 @@ def test_a_resume_keeps_the_runs_epochs(tmp_path):
     assert TrainSettings(output_dir=str(run), resume=True, epochs=3, **asked).checked().epochs == 3
     with pytest.raises(ValueError, match="with epochs 1: it was trained with epochs 3"):
         TrainSettings(output_dir=str(run), resume=True, epochs=1, **asked).checked()
+
+
+def test_a_resume_keeps_the_runs_learning_rate_schedule(tmp_path):
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
+    fresh = TrainSettings(output_dir=str(tmp_path / "fresh"), **asked).checked()
+    assert fresh.final_lr_fraction == FINAL_LR_FRACTION
+    assert fresh.run_settings()["final_lr_fraction"] == FINAL_LR_FRACTION
+    older = saved_run(tmp_path / "older")  # saved before runs recorded it: a constant rate
+    resumed = TrainSettings(output_dir=str(older), resume=True, **asked).checked()
+    assert resumed.final_lr_fraction == 1.0
+    run = saved_run(tmp_path / "newer", final_lr_fraction=0.25)
+    resumed = TrainSettings(output_dir=str(run), resume=True, **asked).checked()
+    assert resumed.final_lr_fraction == 0.25
+    message = r"with final_lr_fraction 0\.5: it was trained with final_lr_fraction 0\.25"
+    with pytest.raises(ValueError, match=message):
+        TrainSettings(output_dir=str(run), resume=True, final_lr_fraction=0.5, **asked).checked()
 
 
 def test_a_resume_keeps_the_runs_share_of_games_against_greedy(tmp_path):

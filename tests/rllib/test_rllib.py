@@ -28,8 +28,9 @@ from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policy_agent import ModuleAgent, masked_logits
-from zoo_games.rllib.train import TrainSettings, ppo_config, train
+from zoo_games.rllib.train import TrainSettings, _train_iteration, ppo_config, train
 from zoo_games.training.evaluation import evaluate_against, win_rate_column
+from zoo_games.training.learning_rate import decayed
 from zoo_games.training.plot import plot_learning_curve
 
 #: The first variant of each game keeps the RLlib part of CI short.
@@ -273,6 +274,36 @@ def test_training_rewards_are_zero_sum_and_checkpoints_restore(tmp_path, engine)
         assert evaluations["random"].games == 2
     finally:
         restored.stop()
+
+
+@pytest.mark.parametrize("spent", [0.0, 0.5, 1.0])
+def test_every_minibatch_steps_with_the_learning_rate_of_the_budget_spent(tmp_path, spent):
+    # RLlib sets its optimizers back to the configured rate after each update; the schedule's
+    # rate must be the one every minibatch of the next iteration steps with.
+    settings = tiny(GAME_VARIANTS[0], tmp_path, lr=0.01, final_lr_fraction=0.2).checked()
+    algo = ppo_config(settings).build_algo()
+    rates: list[float] = []
+
+    def record_rates(learner) -> None:
+        apply = learner.apply_gradients
+
+        def recording(gradients):
+            for module_id in list(learner.module.keys()):
+                for _, optimizer in learner.get_optimizers_for_module(module_id):
+                    rates.extend(group["lr"] for group in optimizer.param_groups)
+            return apply(gradients)
+
+        learner.apply_gradients = recording
+
+    try:
+        algo.learner_group.foreach_learner(record_rates)
+        _train_iteration(algo, settings, spent)
+        first = len(rates)
+        _train_iteration(algo, settings, spent)
+    finally:
+        algo.stop()
+    assert 0 < first < len(rates)  # minibatches of both iterations
+    assert rates == pytest.approx([0.01 * decayed(spent, 0.2)] * len(rates))
 
 
 def test_resume_continues_the_metrics(tmp_path):

@@ -26,6 +26,7 @@ from zoo_games.training.checks import (
 )
 from zoo_games.training.evaluation import check_evaluation
 from zoo_games.training.folders import check_creatable, new_run_folder
+from zoo_games.training.learning_rate import check_final_fraction
 
 ALGORITHM = "alphazero"
 
@@ -70,7 +71,7 @@ class AlphaZeroSettings:
     replay_capacity: int = 1_000_000
     lr: float = 1e-3
     #: The learning rate falls from ``lr`` to this share of it over the budget (a cosine;
-    #: 1: constant). Needs a budget to fall over: see :func:`~zoo_games.alphazero.train.decayed`.
+    #: 1: constant): :func:`~zoo_games.training.learning_rate.decayed`.
     final_lr_fraction: float = 0.1
     weight_decay: float = 1e-4
     #: The value target's share of the search's root value (the rest: the game's outcome).
@@ -143,10 +144,7 @@ class AlphaZeroSettings:
                 raise ValueError(f"{name} must be an integer, {minimum} or more, got {value!r}")
         for name in ("replay_ratio", "lr"):
             check_positive(name, getattr(self, name))
-        if not (0 < self.final_lr_fraction <= 1):
-            raise ValueError(
-                f"final_lr_fraction must be more than 0 and at most 1, got {self.final_lr_fraction}"
-            )
+        check_final_fraction(self.final_lr_fraction)
         check_share("search_value_weight", self.search_value_weight)
         check_non_negative("weight_decay", self.weight_decay)
         check_hidden(self.hidden)

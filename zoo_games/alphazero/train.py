@@ -26,7 +26,6 @@ stopped are lost (their outcome is unknown), and self-play continues with new ga
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 from collections.abc import Callable
@@ -66,6 +65,7 @@ from zoo_games.training.evaluation import (
     win_rate_column,
     win_rates_text,
 )
+from zoo_games.training.learning_rate import decayed
 from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import training_threads
@@ -327,18 +327,6 @@ def _save(run: Run, rows: list[dict[str, Any]], output: Path, settings: AlphaZer
         title=f"{settings.variant} (AlphaZero)",
         opponents={opponent: win_rate_column(opponent) for opponent in settings.eval_opponents},
     )
-
-
-def decayed(done: float, final_fraction: float) -> float:
-    """The share of the learning rate left when ``done`` of the budget is spent: a cosine.
-
-    It falls from 1 at the start to ``final_fraction`` at the end. With a constant rate the
-    network kept moving as fast at the end of a run as at the start, and its strength swung
-    from one evaluation to the next; the decay lets the last minutes settle it. The share
-    depends only on the budget spent, so a resumed run continues the same schedule.
-    """
-    done = min(max(done, 0.0), 1.0)
-    return final_fraction + (1 - final_fraction) * 0.5 * (1 + math.cos(math.pi * done))
 
 
 def _mean(values: list[float]) -> float | str:

@@ -71,6 +71,7 @@ from zoo_games.training.evaluation import (
     win_rates_text,
 )
 from zoo_games.training.folders import check_creatable, new_run_folder
+from zoo_games.training.learning_rate import check_final_fraction, decayed
 from zoo_games.training.loop import Schedule, Steps, train_iterations
 from zoo_games.training.plot import plot_learning_curve
 from zoo_games.training.threads import training_threads
@@ -98,6 +99,10 @@ GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 #: most of an iteration, so one pass leaves time for more batches, and in 20-minute runs it
 #: learned as well as or better than two passes (docs/training.md, "Choosing the settings").
 EPOCHS = 1
+#: The share of ``lr`` the learning rate falls to by the end of the budget, along a cosine
+#: (:func:`~zoo_games.training.learning_rate.decayed`). A run saved before runs recorded it
+#: trained with a constant rate (1).
+FINAL_LR_FRACTION = 1.0
 #: What a run saved before runs recorded their epochs was trained with (the default of its day).
 UNRECORDED_EPOCHS = 2
 
@@ -128,8 +133,13 @@ class TrainSettings:
     #: SGD passes over each batch; ``None``: ``EPOCHS``, or a resumed run's own.
     epochs: int | None = None
     lr: float = 3e-4
+    #: The learning rate falls from ``lr`` to this share of it over the budget (1: constant);
+    #: ``None``: ``FINAL_LR_FRACTION``, or a resumed run's own.
+    final_lr_fraction: float | None = None
     # Board games are episodic with one reward at the end: no reason to discount it.
     gamma: float = 1.0
+    #: GAE's lambda (0 to 1): how far advantages look ahead through real rewards before they
+    #: lean on the value estimate.
     lambda_: float = 0.95
     entropy_coeff: float = 0.01
     #: Potential-based shaping for games that define a potential (Togyz Kumalak); returns
@@ -169,7 +179,8 @@ class TrainSettings:
         shares adding up to more than 1, or any above 0 off the batched engine; resuming a run
         that has no checkpoint, or one whose budget is spent, or whose checkpoint these settings
         cannot continue (another variant, engine, network shape, policy split, number of epochs,
-        learning rate, entropy coefficient or shares of games against greedy and random play);
+        learning rate or its final share, entropy coefficient, GAE's lambda or shares of games
+        against greedy and random play);
         and writing into a folder that already holds another run (it is never replaced), or an
         output folder that cannot be created.
         Resuming, a checkpoint swap that a kill interrupted is finished first
@@ -179,6 +190,7 @@ class TrainSettings:
         find_variant(self.variant)
         engine, environments = sampling(self)
         share, random_share, epochs = self.greedy_share, self.random_share, self.epochs
+        final_fraction = self.final_lr_fraction
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
         if engine == "batched" and not numba_installed():
@@ -204,7 +216,10 @@ class TrainSettings:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
+        if self.final_lr_fraction is not None:
+            check_final_fraction(self.final_lr_fraction)
         check_non_negative("entropy_coeff", self.entropy_coeff)
+        check_share("lambda_", self.lambda_)
         for name in ("greedy_share", "random_share"):
             if getattr(self, name) is not None:
                 check_share(name, getattr(self, name))
@@ -213,12 +228,13 @@ class TrainSettings:
             recover(output)
             if not (output / CHECKPOINT).is_dir():
                 raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
-            resumable = ("engine", "greedy_share", "random_share", "epochs")
+            resumable = ("engine", "greedy_share", "random_share", "epochs", "final_lr_fraction")
             unset = [name for name in resumable if getattr(self, name) is None]
             asked = {**self.run_settings(), "engine": engine}
             continued = _continued(output, asked, unset)
             engine, share = continued["engine"], continued["greedy_share"]
             random_share, epochs = continued["random_share"], continued["epochs"]
+            final_fraction = continued["final_lr_fraction"]
             if self.envs_per_env_runner is None:
                 environments = ENVIRONMENTS_PER_RUNNER[engine]
             check_budget_left(output, self.budget)
@@ -246,15 +262,17 @@ class TrainSettings:
             greedy_share=share,
             random_share=random_share,
             epochs=EPOCHS if epochs is None else epochs,
+            final_lr_fraction=FINAL_LR_FRACTION if final_fraction is None else final_fraction,
         )
 
     def run_settings(self) -> dict[str, Any]:
         """What a checkpoint of these settings can only be continued with.
 
-        The epochs, the learning rate, the entropy coefficient and the shares of games against
-        greedy and random play too: a resumed run goes on as it was trained, rather than mixing
-        settings within one run's curve without saying so. The variant's observation shape as
-        well, should a variant's default observation change between the run and its resume.
+        The epochs, the learning rate and its final share, the entropy coefficient, GAE's lambda
+        and the shares of games against greedy and random play too: a resumed run goes on as it
+        was trained, rather than mixing settings within one run's curve without saying so. The
+        variant's observation shape as well, should a variant's default observation change
+        between the run and its resume.
         """
         return {
             "variant": self.variant,
@@ -264,7 +282,9 @@ class TrainSettings:
             "hidden": list(self.hidden),
             "epochs": self.epochs,
             "lr": self.lr,
+            "final_lr_fraction": self.final_lr_fraction,
             "entropy_coeff": self.entropy_coeff,
+            "lambda_": self.lambda_,
             "greedy_share": self.greedy_share,
             "random_share": self.random_share,
         }
@@ -287,6 +307,8 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
     saved.setdefault("greedy_share", 0.0)
     saved.setdefault("random_share", 0.0)
     saved.setdefault("epochs", UNRECORDED_EPOCHS)
+    saved.setdefault("final_lr_fraction", FINAL_LR_FRACTION)
+    saved.setdefault("lambda_", TrainSettings.lambda_)  # the only lambda before runs recorded it
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
         # the captures became that variant's default): its module says what it reads.
@@ -379,6 +401,26 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     )
 
 
+def _train_iteration(algo: Any, settings: TrainSettings, spent: float) -> dict[str, Any]:
+    """One PPO iteration at the learning rate of the budget ``spent`` before it.
+
+    RLlib holds a constant rate (``ppo_config`` gives it ``lr``) and sets each optimizer back
+    to it after every update, so the rate of the schedule is set on the learners' optimizers
+    before each iteration: all of the iteration's minibatches step with it.
+    """
+    assert settings.final_lr_fraction is not None  # set by checked()
+    lr = settings.lr * decayed(spent, settings.final_lr_fraction)
+
+    def set_rate(learner: Any) -> None:
+        for module_id in list(learner.module.keys()):
+            for _, optimizer in learner.get_optimizers_for_module(module_id):
+                for group in optimizer.param_groups:
+                    group["lr"] = lr
+
+    algo.learner_group.foreach_learner(set_rate)
+    return algo.train()
+
+
 def trained_agent(algo: Any, settings: TrainSettings) -> ModuleAgent:
     """The trained policies as an agent: each seat played greedily by its module."""
     mapping = policy_mapping(settings.shared_policy)
@@ -420,7 +462,7 @@ def _train(settings: TrainSettings, progress: Callable[[str], None]) -> PairingR
         write_metrics(output / METRICS, rows, metrics_columns(settings.eval_opponents))
         progress(f"resumed from {checkpoint} after {iterations_done(rows)} iterations")
     steps = Steps(
-        iterate=lambda spent: _metrics_row(algo.train()),
+        iterate=lambda spent: _metrics_row(_train_iteration(algo, settings, spent)),
         evaluate=lambda games, seed: evaluate(algo, settings, games, seed),
         save=lambda saved_rows: _save(algo, saved_rows, output, settings),
     )
