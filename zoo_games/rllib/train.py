@@ -100,11 +100,18 @@ GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 #: learned as well as or better than two passes (docs/training.md, "Choosing the settings").
 EPOCHS = 1
 #: The share of ``lr`` the learning rate falls to by the end of the budget, along a cosine
-#: (:func:`~zoo_games.training.learning_rate.decayed`). A run saved before runs recorded it
-#: trained with a constant rate (1).
+#: (:func:`~zoo_games.training.learning_rate.decayed`): 1, a constant rate.
 FINAL_LR_FRACTION = 1.0
-#: What a run saved before runs recorded their epochs was trained with (the default of its day).
-UNRECORDED_EPOCHS = 2
+#: What a run saved before runs recorded a setting was trained with (the values of their day,
+#: which today's defaults need not keep): no sparring partner, two epochs, a constant learning
+#: rate and GAE's lambda of 0.95.
+UNRECORDED = {
+    "greedy_share": 0.0,
+    "random_share": 0.0,
+    "epochs": 2,
+    "final_lr_fraction": 1.0,
+    "lambda_": 0.95,
+}
 
 
 @dataclass
@@ -294,9 +301,8 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
     """``asked`` as the run in ``output`` continues it, or ``ValueError`` if it cannot.
 
     The settings named in ``unset`` (the engine, the shares of games against greedy and random
-    play, the epochs) continue with the run's own; a run saved before it recorded a share
-    trained without that partner (0), one saved before its epochs were with
-    ``UNRECORDED_EPOCHS``.
+    play, the epochs, the learning rate's final share) continue with the run's own; a run saved
+    before it recorded one of ``UNRECORDED`` trained with the value there.
     """
     saved = saved_run(output, list(asked))
     if "algorithm" in saved:  # only AlphaZero's runs name theirs
@@ -304,11 +310,7 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
             f"the run in {output} was trained with --algorithm {saved['algorithm']}; resume it "
             "with that algorithm"
         )
-    saved.setdefault("greedy_share", 0.0)
-    saved.setdefault("random_share", 0.0)
-    saved.setdefault("epochs", UNRECORDED_EPOCHS)
-    saved.setdefault("final_lr_fraction", FINAL_LR_FRACTION)
-    saved.setdefault("lambda_", TrainSettings.lambda_)  # the only lambda before runs recorded it
+    saved = {**UNRECORDED, **saved}
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
         # the captures became that variant's default): its module says what it reads.
