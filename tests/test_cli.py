@@ -136,6 +136,7 @@ TRAIN_MISTAKES = [
     (["--lr", "0"], "must be more than 0"),
     (["--lr", "fast"], "expected a number, got 'fast'"),
     (["--entropy-coeff", "-0.1"], "must be 0 or more"),
+    (["--vf-loss-coeff", "-1"], "must be 0 or more"),
     (["--final-lr-fraction", "0"], "must be more than 0 and at most 1, got 0"),
     (["--final-lr-fraction", "1.5"], "must be more than 0 and at most 1, got 1.5"),
     (["--gae-lambda", "1.2"], "must be from 0 to 1, got 1.2"),
@@ -188,10 +189,11 @@ def test_ppo_train_starts_with_the_network_and_loss_options(tmp_path, monkeypatc
     argv = ["train", "togyz-kumalak", "--iterations", "2", "--output", str(tmp_path / "r")]
     argv += ["--hidden", "256", "256", "--lr", "0.001", "--entropy-coeff", "0.03"]
     argv += ["--greedy-share", "0.25", "--random-share", "0.5", "--epochs", "3"]
-    argv += ["--final-lr-fraction", "0.2", "--gae-lambda", "0.8"]
+    argv += ["--final-lr-fraction", "0.2", "--gae-lambda", "0.8", "--vf-loss-coeff", "0.25"]
     assert main(argv) == 0
     (settings,) = started
     assert settings.final_lr_fraction == 0.2 and settings.lambda_ == 0.8
+    assert settings.vf_loss_coeff == 0.25
     assert (settings.hidden, settings.lr, settings.entropy_coeff) == ([256, 256], 0.001, 0.03)
     assert (settings.greedy_share, settings.random_share, settings.epochs) == (0.25, 0.5, 3)
     assert settings.iterations == 2 and settings.output_dir == str(tmp_path / "r")
@@ -278,6 +280,7 @@ def alphazero_runs(monkeypatch):
         (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
         (["--epochs", "2"], "--epochs cannot be used with --algorithm alphazero"),
         (["--gae-lambda", "0.8"], "--gae-lambda cannot be used with --algorithm alphazero"),
+        (["--vf-loss-coeff", "0.5"], "--vf-loss-coeff cannot be used with --algorithm alphazero"),
         (["--greedy-share", "0.5"], "--greedy-share cannot be used with --algorithm alphazero"),
         (["--lr", "-1"], "must be more than 0"),
     ],

@@ -201,6 +201,7 @@ TRAIN_OPTIONS = {
     "lr": "lr",
     "final_lr_fraction": "final_lr_fraction",
     "entropy_coeff": "entropy_coeff",
+    "vf_loss_coeff": "vf_loss_coeff",
     "gae_lambda": "lambda_",
     "greedy_share": "greedy_share",
     "random_share": "random_share",
@@ -460,6 +461,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--entropy-coeff",
         type=non_negative_number,
         help="ppo: weight of the policy's entropy bonus in the loss",
+    )
+    training.add_argument(
+        "--vf-loss-coeff",
+        type=non_negative_number,
+        help="ppo: weight of the value loss in the loss (default 1; policy and value share "
+        "the network's trunk)",
     )
     training.add_argument(
         "--gae-lambda",

@@ -306,6 +306,26 @@ def test_every_minibatch_steps_with_the_learning_rate_of_the_budget_spent(tmp_pa
     assert rates == pytest.approx([0.01 * decayed(spent, 0.2)] * len(rates))
 
 
+@pytest.mark.parametrize("weight", [0.0, 1.0])
+def test_the_value_loss_weight_is_what_trains_the_value_head(tmp_path, weight):
+    # The value head learns from the value loss alone: weighted 0, an iteration leaves it as it
+    # was while the policy head and the shared trunk move.
+    settings = tiny(GAME_VARIANTS[0], tmp_path, vf_loss_coeff=weight).checked()
+    algo = ppo_config(settings).build_algo()
+    try:
+        before = {
+            key: tensor.detach().clone()
+            for key, tensor in algo.get_module("shared").state_dict().items()
+        }
+        _train_iteration(algo, settings, 0.0)
+        after = algo.get_module("shared").state_dict()
+    finally:
+        algo.stop()
+    moved = {key for key, tensor in before.items() if not torch.equal(tensor, after[key])}
+    assert {"_policy_head.weight", "_trunk.0.weight"} <= moved
+    assert ("_value_head.weight" in moved) == (weight > 0)
+
+
 def test_resume_continues_the_metrics(tmp_path):
     settings = tiny(GAME_VARIANTS[0], tmp_path, iterations=1)
     train(settings, progress=lambda line: None)

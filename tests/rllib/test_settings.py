@@ -37,6 +37,7 @@ from zoo_games.training.budget import Budget
         ({"lr": 0.0}, "lr must be more than 0"),
         ({"lr": float("inf")}, "lr must be more than 0"),
         ({"entropy_coeff": -0.01}, "entropy_coeff must be 0 or more"),
+        ({"vf_loss_coeff": -0.5}, "vf_loss_coeff must be 0 or more, got -0.5"),
         ({"epochs": 0}, "epochs must be 1 or more, got 0"),
         ({"final_lr_fraction": 0.0}, "final_lr_fraction must be more than 0 and at most 1"),
         ({"final_lr_fraction": 1.5}, "final_lr_fraction must be more than 0 and at most 1"),

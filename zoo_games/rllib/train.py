@@ -104,13 +104,14 @@ EPOCHS = 1
 FINAL_LR_FRACTION = 1.0
 #: What a run saved before runs recorded a setting was trained with (the values of their day,
 #: which today's defaults need not keep): no sparring partner, two epochs, a constant learning
-#: rate and GAE's lambda of 0.95.
+#: rate, GAE's lambda of 0.95 and RLlib's value-loss weight of 1.
 UNRECORDED = {
     "greedy_share": 0.0,
     "random_share": 0.0,
     "epochs": 2,
     "final_lr_fraction": 1.0,
     "lambda_": 0.95,
+    "vf_loss_coeff": 1.0,
 }
 
 
@@ -149,6 +150,10 @@ class TrainSettings:
     #: lean on the value estimate.
     lambda_: float = 0.95
     entropy_coeff: float = 0.01
+    #: The value loss's weight in PPO's loss (RLlib's default, 1). Policy and value share the
+    #: module's trunk, so this weighs how much the trunk's features serve the value estimate
+    #: against the policy.
+    vf_loss_coeff: float = 1.0
     #: Potential-based shaping for games that define a potential (Togyz Kumalak); returns
     #: are unchanged, see zoo_games.rllib.shaping.
     shaping: bool = True
@@ -186,8 +191,8 @@ class TrainSettings:
         shares adding up to more than 1, or any above 0 off the batched engine; resuming a run
         that has no checkpoint, or one whose budget is spent, or whose checkpoint these settings
         cannot continue (another variant, engine, network shape, policy split, number of epochs,
-        learning rate or its final share, entropy coefficient, GAE's lambda or shares of games
-        against greedy and random play);
+        learning rate or its final share, entropy coefficient, value-loss weight, GAE's lambda
+        or shares of games against greedy and random play);
         and writing into a folder that already holds another run (it is never replaced), or an
         output folder that cannot be created.
         Resuming, a checkpoint swap that a kill interrupted is finished first
@@ -226,6 +231,7 @@ class TrainSettings:
         if self.final_lr_fraction is not None:
             check_final_fraction(self.final_lr_fraction)
         check_non_negative("entropy_coeff", self.entropy_coeff)
+        check_non_negative("vf_loss_coeff", self.vf_loss_coeff)
         check_share("lambda_", self.lambda_)
         for name in ("greedy_share", "random_share"):
             if getattr(self, name) is not None:
@@ -275,11 +281,11 @@ class TrainSettings:
     def run_settings(self) -> dict[str, Any]:
         """What a checkpoint of these settings can only be continued with.
 
-        The epochs, the learning rate and its final share, the entropy coefficient, GAE's lambda
-        and the shares of games against greedy and random play too: a resumed run goes on as it
-        was trained, rather than mixing settings within one run's curve without saying so. The
-        variant's observation shape as well, should a variant's default observation change
-        between the run and its resume.
+        The epochs, the learning rate and its final share, the entropy coefficient, the value
+        loss's weight, GAE's lambda and the shares of games against greedy and random play too:
+        a resumed run goes on as it was trained, rather than mixing settings within one run's
+        curve without saying so. The variant's observation shape as well, should a variant's
+        default observation change between the run and its resume.
         """
         return {
             "variant": self.variant,
@@ -291,6 +297,7 @@ class TrainSettings:
             "lr": self.lr,
             "final_lr_fraction": self.final_lr_fraction,
             "entropy_coeff": self.entropy_coeff,
+            "vf_loss_coeff": self.vf_loss_coeff,
             "lambda_": self.lambda_,
             "greedy_share": self.greedy_share,
             "random_share": self.random_share,
@@ -398,6 +405,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
             gamma=settings.gamma,
             lambda_=settings.lambda_,
             entropy_coeff=settings.entropy_coeff,
+            vf_loss_coeff=settings.vf_loss_coeff,
         )
         .debugging(seed=settings.seed)
     )
