@@ -18,7 +18,6 @@ if not os.environ.get("CI"):
     pytest.importorskip("torch")
 
 import gymnasium as gym
-import ray
 import torch
 from ray.rllib.core.columns import Columns
 
@@ -40,17 +39,7 @@ for _variant in variants():
 GAME_VARIANTS = list(_FIRST_VARIANTS.values())
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _ray():
-    ray.init(
-        address="local",  # never a cluster another test started on this machine
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        ignore_reinit_error=True,
-    )
-    yield
-    ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def tiny(label: str, tmp_path, **overrides) -> TrainSettings:

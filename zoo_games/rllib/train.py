@@ -18,6 +18,7 @@ it; without, it starts Ray on this machine.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 from collections.abc import Callable
@@ -43,6 +44,7 @@ from zoo_games.rllib.env import (
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
+from zoo_games.rllib.ppo_batch import PPOBatch
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
@@ -406,6 +408,11 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
             lambda_=settings.lambda_,
             entropy_coeff=settings.entropy_coeff,
             vf_loss_coeff=settings.vf_loss_coeff,
+            # The whole learner pipeline, GAE included, in one piece that works on arrays.
+            learner_connector=functools.partial(
+                PPOBatch, gamma=settings.gamma, lambda_=settings.lambda_
+            ),
+            add_default_connectors_to_learner_pipeline=False,
         )
         .debugging(seed=settings.seed)
     )

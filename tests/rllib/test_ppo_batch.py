@@ -1,0 +1,149 @@
+"""PPO's train batch built whole (:mod:`zoo_games.rllib.ppo_batch`): GAE worked out by hand,
+against RLlib's own recursion, and the batch against RLlib's default learner pipeline on
+episodes both engines sampled.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+if not os.environ.get("CI"):
+    pytest.importorskip("ray.rllib")
+    pytest.importorskip("torch")
+
+import torch
+from ray.rllib.core.columns import Columns
+from ray.rllib.evaluation.postprocessing import Postprocessing
+from ray.rllib.utils.postprocessing.value_predictions import compute_value_targets
+
+from zoo_games.rllib.ppo_batch import PPOBatch, advantages
+from zoo_games.rllib.train import TrainSettings, ppo_config
+
+
+def test_advantages_of_two_chunks_worked_out_by_hand():
+    # Chunk 1 ends its game: rewards 0, 1; values 0.5, 0.2; nothing after it.
+    #   gamma 0.9, lambda 0.5: delta[1] = 1 + 0.9 * 0 - 0.2 = 0.8, A[1] = 0.8;
+    #   delta[0] = 0 + 0.9 * 0.2 - 0.5 = -0.32, A[0] = -0.32 + 0.45 * 0.8 = 0.04.
+    # Chunk 2 is cut by the rollout after one step: reward 0, value 0.4, bootstrap 0.6:
+    #   delta = 0 + 0.9 * 0.6 - 0.4 = 0.14 = A (chunk 1's values never reach it).
+    got = advantages(
+        values=np.array([0.5, 0.2, 0.4]),
+        rewards=np.array([0.0, 1.0, 0.0]),
+        bootstraps=np.array([0.0, 0.6]),
+        lengths=np.array([2, 1]),
+        gamma=0.9,
+        lambda_=0.5,
+    )
+    np.testing.assert_allclose(got, [0.04, 0.8, 0.14])
+
+
+chunk = st.tuples(
+    st.integers(1, 12),  # steps
+    st.booleans(),  # the game ended after the last step
+    st.integers(0, 2**31 - 1),  # seed of the values and rewards
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(chunk, min_size=1, max_size=6), st.floats(0.5, 1.0), st.floats(0.0, 1.0))
+def test_advantages_are_rllibs_recursion_chunk_by_chunk(chunks, gamma, lambda_):
+    values, rewards, bootstraps, expected = [], [], [], []
+    for steps, ended, seed in chunks:
+        rng = np.random.default_rng(seed)
+        value, reward, bootstrap = rng.normal(size=steps), rng.normal(size=steps), rng.normal()
+        values.append(value)
+        rewards.append(reward)
+        bootstraps.append(0.0 if ended else bootstrap)
+        # RLlib's form: one artificial step after the chunk carries the value after it.
+        flags = np.zeros(steps + 1)
+        flags[steps - 1] = 1.0
+        targets = compute_value_targets(
+            values=np.append(value, bootstrap),
+            rewards=np.append(reward, 0.0),
+            terminateds=flags if ended else np.zeros(steps + 1),
+            truncateds=np.zeros(steps + 1) if ended else flags,
+            gamma=gamma,
+            lambda_=lambda_,
+        )
+        expected.append(targets[:steps] - value)
+    got = advantages(
+        np.concatenate(values),
+        np.concatenate(rewards),
+        np.array(bootstraps),
+        np.array([steps for steps, _, _ in chunks]),
+        gamma,
+        lambda_,
+    )
+    np.testing.assert_allclose(got, np.concatenate(expected), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.usefixtures("local_ray")
+@pytest.mark.parametrize(
+    ("engine", "shared_policy"), [("batched", True), ("env", True), ("batched", False)]
+)
+def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engine, shared_policy):
+    settings = TrainSettings(
+        variant="senet-kendall-5",
+        engine=engine,
+        shared_policy=shared_policy,
+        envs_per_env_runner=8,
+        train_batch_size=600,
+        minibatch_size=300,
+        seed=3,
+    )
+    algo = ppo_config(settings).build_algo()
+    try:
+        learner = algo.learner_group._learner
+        assert [type(piece) for piece in learner._learner_connector.connectors] == [PPOBatch]
+        algo.train()  # the module has moved from its initial weights
+        # Two rollouts: chunks cut mid-game, and games that ended, on both seats.
+        episodes = algo.env_runner.sample(num_timesteps=600)
+        episodes += algo.env_runner.sample(num_timesteps=600)
+        assert any(episode.is_terminated for episode in episodes)
+        assert any(not episode.is_done for episode in episodes)
+        ours = learner._learner_connector(
+            rl_module=learner.module, batch={}, episodes=copy.deepcopy(episodes)
+        )
+        rllibs = ppo_config(settings).training(
+            learner_connector=None, add_default_connectors_to_learner_pipeline=True
+        )
+        default = type(learner)(config=rllibs, module=learner.module)
+        default.build()
+        theirs = default._learner_connector(
+            rl_module=learner.module, batch={}, episodes=copy.deepcopy(episodes), shared_data={}
+        )
+    finally:
+        algo.stop()
+    assert set(ours) == set(theirs) == set(learner.module.keys())
+    for module_id, batch in ours.items():
+        real = theirs[module_id][Columns.LOSS_MASK].numpy().astype(bool)
+        assert len(batch[Columns.ACTIONS]) == real.sum() > 0
+        assert Columns.LOSS_MASK not in batch
+        for column in (Columns.ACTIONS, Columns.ACTION_LOGP, Columns.ACTION_DIST_INPUTS):
+            np.testing.assert_array_equal(
+                batch[column].numpy(), theirs[module_id][column].numpy()[real]
+            )
+        for part, seen in batch[Columns.OBS].items():
+            np.testing.assert_array_equal(
+                seen.numpy(), theirs[module_id][Columns.OBS][part].numpy()[real]
+            )
+        targets = theirs[module_id][Postprocessing.VALUE_TARGETS].numpy()[real]
+        np.testing.assert_allclose(
+            batch[Postprocessing.VALUE_TARGETS].numpy(), targets, rtol=1e-5, atol=1e-5
+        )
+        # The advantages: the targets less the values, standardized over the real steps.
+        with torch.no_grad():
+            values = learner.module[module_id].compute_values(batch).numpy()
+        raw = targets - values
+        np.testing.assert_allclose(
+            batch[Postprocessing.ADVANTAGES].numpy(),
+            (raw - raw.mean()) / raw.std(),
+            rtol=1e-4,
+            atol=1e-4,
+        )
