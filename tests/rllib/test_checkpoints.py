@@ -109,7 +109,7 @@ def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_pa
         ({"vf_loss_coeff": 0.5}, "with vf_loss_coeff 0.5: it was trained with vf_loss_coeff 1.0"),
     ],
 )
-def test_a_resume_keeps_the_runs_learning_rate_and_entropy_bonus(tmp_path, changed, message):
+def test_a_resume_keeps_the_runs_loss_and_optimizer_settings(tmp_path, changed, message):
     run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)  # lambda and value weight unrecorded
     asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
     TrainSettings(output_dir=str(run), resume=True, **asked).checked()  # the defaults: the same
