@@ -61,10 +61,12 @@ def advantages(
     following[:-1] = values[1:]
     last = starts + lengths - 1
     following[last[lengths > 0]] = bootstraps[lengths > 0]
-    residuals = np.zeros((chunks, longest + 1), dtype=np.float64)
+    # A chunk shorter than the longest is padded with zeros after its last step, so its
+    # recursion reaches that step from 0.
+    residuals = np.zeros((chunks, longest), dtype=np.float64)
     residuals[rows, columns] = rewards + gamma * following - values
     running = np.zeros(chunks, dtype=np.float64)
-    for step in range(longest - 1, -1, -1):  # column ``longest`` is the zero after every chunk
+    for step in range(longest - 1, -1, -1):
         running = residuals[:, step] + gamma * lambda_ * running
         residuals[:, step] = running
     return residuals[rows, columns]
