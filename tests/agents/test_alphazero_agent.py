@@ -22,6 +22,7 @@ from zoo_games.alphazero.network import PolicyValueNetwork, load
 from zoo_games.arena.play import play_arena_game
 from zoo_games.catalog import find_variant, labels, variants_of
 from zoo_games.cli import main
+from zoo_games.training.checkpoints import save
 
 
 def random_network(label: str, seed: int = 0, hidden: int = 8) -> PolicyValueNetwork:
@@ -158,6 +159,21 @@ def test_a_relative_checkpoint_path_works_from_any_working_folder(
     state = find_variant("togyz-kumalak").game.new_initial_state()
     assert agent.act(state) in state.legal_actions()
     assert agent.checkpoint == tmp_path / "runs/mine/checkpoint"
+
+
+def test_an_agent_made_after_a_resume_plays_the_runs_new_network(tmp_path) -> None:
+    def checkpointed(seed: int) -> None:  # as a run writes it: a new folder, swapped in whole
+        save(tmp_path, random_network("togyz-kumalak", seed).save, {}, [], ["iteration"])
+
+    state = find_variant("togyz-kumalak").game.new_initial_state()
+    checkpointed(seed=1)
+    before = agents.make("alphazero", simulations=0, checkpoint=str(tmp_path))
+    checkpointed(seed=2)  # the run resumed, in this process, saved again
+    after = agents.make("alphazero", simulations=0, checkpoint=str(tmp_path))
+    assert after._own is not before._own
+    newest = random_network("togyz-kumalak", seed=2).policy[0]
+    np.testing.assert_allclose(after._own.policy[0], newest, rtol=1e-6)  # saved as float32
+    assert after.act(state) in state.legal_actions()
 
 
 def test_without_a_checkpoint_it_plays_the_shipped_baseline(baselines, saved_network) -> None:

@@ -14,10 +14,14 @@ from gymnasium import spaces
 
 pytest.importorskip("ray.rllib")
 
+import torch
+
 from zoo_games import agents
 from zoo_games.agents.evaluation import evaluation_for
 from zoo_games.catalog import find_variant
 from zoo_games.cli import main
+from zoo_games.rllib.agent import load_module
+from zoo_games.rllib.policies import MODULES_FOLDER
 from zoo_games.rllib.policy_agent import observer_reading
 from zoo_games.rllib.shaping import potential_for
 from zoo_games.rllib.train import TrainSettings, train
@@ -159,6 +163,29 @@ def test_a_run_saved_before_shapes_were_recorded_resumes_only_as_its_module_read
         TrainSettings(variant="santorini-fixed-tactics", **asked).checked()
     run_json.write_text(json.dumps(saved))
     assert TrainSettings(variant=LABEL, **asked).checked().resume
+
+
+def test_an_agent_made_after_a_resume_plays_the_resumed_runs_module(tmp_path):
+    run = tiny_run(tmp_path / LABEL, LABEL)
+    before = agents.make("rllib", checkpoint=str(run))
+    import ray
+
+    try:  # one more iteration, in this process, into the same checkpoint folder
+        settings = TrainSettings(
+            variant=LABEL, output_dir=str(run), iterations=2, resume=True, eval_every=0,
+            final_eval_games=2, hidden=[16], train_batch_size=200, minibatch_size=100,
+            envs_per_env_runner=1,
+        )  # fmt: skip
+        train(settings, progress=lambda line: None)
+    finally:
+        ray.shutdown()
+    after = agents.make("rllib", checkpoint=str(run))
+    trained = load_module(run / "checkpoint" / MODULES_FOLDER / "shared").state_dict()
+    for seat_module in (after._modules[0], after._modules[1]):
+        for name, tensor in seat_module.state_dict().items():
+            assert torch.equal(tensor, trained[name]), name
+    old = before._modules[0].state_dict()
+    assert any(not torch.equal(tensor, old[name]) for name, tensor in trained.items())
 
 
 def test_training_shapes_with_the_evaluations():

@@ -110,7 +110,7 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
         ours = learner._learner_connector(
             rl_module=learner.module, batch={}, episodes=copy.deepcopy(episodes)
         )
-        rllibs = ppo_config(settings).training(
+        rllibs = ppo_config(settings).learners(
             learner_connector=None, add_default_connectors_to_learner_pipeline=True
         )
         default = type(learner)(config=rllibs, module=learner.module)

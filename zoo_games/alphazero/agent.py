@@ -17,13 +17,12 @@ web app call before the first move).
 from __future__ import annotations
 
 import os
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.agents.registry import MissingExtraError
+from zoo_games.agents.saved_folders import read_once_per_version
 from zoo_games.alphazero import network as networks
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.network import PolicyValueNetwork
@@ -107,10 +106,9 @@ class AlphaZeroAgent(Agent):
         return _load(saved.baseline_folder(variant.label))
 
 
-@cache
-def _load(folder: Path) -> PolicyValueNetwork:
-    """The network in ``folder``, read once per process (the arena makes an agent per game)."""
-    return networks.load(folder)
+#: The network in a folder, read once per process (the arena makes an agent per game), and
+#: again once the folder is saved anew (a run resumed since it was read).
+_load = read_once_per_version(networks.load)
 
 
 def _check_search_installed() -> None:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import logging
 import os
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import torch
 from ray.rllib.core.rl_module.rl_module import RLModule
 
+from zoo_games.agents.saved_folders import read_once_per_version
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.policies import module_folder
 from zoo_games.rllib.policy_agent import ModuleAgent
@@ -33,8 +33,8 @@ class RLlibAgent(ModuleAgent):
 
     ``checkpoint`` may also be the run's ``checkpoint/`` subfolder. ``sample=False`` (the
     default) plays the legal action with the highest logit; ``sample=True`` draws one with
-    the masked policy's probabilities, from a generator seeded by ``seed``. Modules are
-    loaded once per process, however many agents (one per arena game) use them.
+    the masked policy's probabilities, from a generator seeded by ``seed``. Each saved module
+    is loaded once per process (:func:`load_module`).
     """
 
     name = "rllib"
@@ -84,11 +84,19 @@ def _run_folders(path: Path) -> tuple[Path, Path]:
     )
 
 
-@cache
 def load_module(path: Path) -> Any:
-    """The RLModule saved in ``path``; ``ValueError`` if there is none."""
+    """The RLModule saved in ``path``; ``ValueError`` if there is none.
+
+    Read once per process, and again once the checkpoint is saved anew
+    (:func:`~zoo_games.agents.saved_folders.read_once_per_version`).
+    """
     if not path.is_dir():
         raise ValueError(f"the checkpoint has no trained module at {path}")
+    return _read_module(path)
+
+
+@read_once_per_version
+def _read_module(path: Path) -> Any:
     # RLlib warns, while loading its own checkpoints, about its own deprecated constructor:
     # nothing a user of this agent can act on.
     loggers = [logging.getLogger(name) for name in ("ray", "ray.rllib")]

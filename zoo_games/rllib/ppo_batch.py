@@ -8,7 +8,7 @@ engine a training batch of 8,000 steps arrives as a few hundred chunks, and that
 about as long as all of sampling (docs/training.md, "PPO's train batch, built whole").
 
 :class:`PPOBatch` replaces the whole pipeline (RLlib's extension point:
-``config.training(learner_connector=..., add_default_connectors_to_learner_pipeline=False)``)
+``config.learners(learner_connector=..., add_default_connectors_to_learner_pipeline=False)``)
 and computes the same targets, chunk arrays at a time:
 
 * every chunk's observations, its final one included (``len + 1`` of them), go through one

@@ -408,6 +408,8 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
             lambda_=settings.lambda_,
             entropy_coeff=settings.entropy_coeff,
             vf_loss_coeff=settings.vf_loss_coeff,
+        )
+        .learners(
             # The whole learner pipeline, GAE included, in one piece that works on arrays.
             learner_connector=functools.partial(
                 PPOBatch, gamma=settings.gamma, lambda_=settings.lambda_
