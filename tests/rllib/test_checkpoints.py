@@ -107,10 +107,12 @@ def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_pa
         ({"entropy_coeff": 0.03}, "with entropy_coeff 0.03: it was trained with entropy_coeff"),
         ({"lambda_": 0.8}, "with lambda_ 0.8: it was trained with lambda_ 0.95"),
         ({"vf_loss_coeff": 0.5}, "with vf_loss_coeff 0.5: it was trained with vf_loss_coeff 1.0"),
+        ({"gamma": 0.99}, "with gamma 0.99: it was trained with gamma 1.0"),
     ],
 )
 def test_a_resume_keeps_the_runs_loss_and_optimizer_settings(tmp_path, changed, message):
-    run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)  # lambda and value weight unrecorded
+    # lambda, value weight and discount unrecorded
+    run = saved_run(tmp_path, lr=0.0003, entropy_coeff=0.01)
     asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
     TrainSettings(output_dir=str(run), resume=True, **asked).checked()  # the defaults: the same
     with pytest.raises(ValueError, match="cannot resume the run in .*" + message):

@@ -42,6 +42,8 @@ from zoo_games.training.budget import Budget
         ({"final_lr_fraction": 0.0}, "final_lr_fraction must be more than 0 and at most 1"),
         ({"final_lr_fraction": 1.5}, "final_lr_fraction must be more than 0 and at most 1"),
         ({"lambda_": 1.2}, "lambda_ must be from 0 to 1, got 1.2"),
+        ({"gamma": 1.01}, "gamma must be from 0 to 1, got 1.01"),
+        ({"gamma": -0.5}, "gamma must be from 0 to 1, got -0.5"),
         ({"greedy_share": 1.5}, "greedy_share must be from 0 to 1, got 1.5"),
         ({"greedy_share": float("nan")}, "greedy_share must be from 0 to 1"),
         ({"greedy_share": 0.5, "engine": "env"}, "greedy_share 0.5 needs the batched engine"),

@@ -106,12 +106,13 @@ EPOCHS = 1
 FINAL_LR_FRACTION = 1.0
 #: What a run saved before runs recorded a setting was trained with (the values of their day,
 #: which today's defaults need not keep): no sparring partner, two epochs, a constant learning
-#: rate, GAE's lambda of 0.95 and RLlib's value-loss weight of 1.
+#: rate, no discount, GAE's lambda of 0.95 and RLlib's value-loss weight of 1.
 UNRECORDED = {
     "greedy_share": 0.0,
     "random_share": 0.0,
     "epochs": 2,
     "final_lr_fraction": 1.0,
+    "gamma": 1.0,
     "lambda_": 0.95,
     "vf_loss_coeff": 1.0,
 }
@@ -146,7 +147,8 @@ class TrainSettings:
     #: The learning rate falls from ``lr`` to this share of it over the budget (1: constant);
     #: ``None``: ``FINAL_LR_FRACTION``, or a resumed run's own.
     final_lr_fraction: float | None = None
-    # Board games are episodic with one reward at the end: no reason to discount it.
+    #: The discount (0 to 1). Board games are episodic with one reward at the end: no reason
+    #: to discount it.
     gamma: float = 1.0
     #: GAE's lambda (0 to 1): how far advantages look ahead through real rewards before they
     #: lean on the value estimate.
@@ -193,8 +195,8 @@ class TrainSettings:
         shares adding up to more than 1, or any above 0 off the batched engine; resuming a run
         that has no checkpoint, or one whose budget is spent, or whose checkpoint these settings
         cannot continue (another variant, engine, network shape, policy split, number of epochs,
-        learning rate or its final share, entropy coefficient, value-loss weight, GAE's lambda
-        or shares of games against greedy and random play);
+        learning rate or its final share, entropy coefficient, value-loss weight, discount, GAE's
+        lambda or shares of games against greedy and random play);
         and writing into a folder that already holds another run (it is never replaced), or an
         output folder that cannot be created.
         Resuming, a checkpoint swap that a kill interrupted is finished first
@@ -234,6 +236,7 @@ class TrainSettings:
             check_final_fraction(self.final_lr_fraction)
         check_non_negative("entropy_coeff", self.entropy_coeff)
         check_non_negative("vf_loss_coeff", self.vf_loss_coeff)
+        check_share("gamma", self.gamma)
         check_share("lambda_", self.lambda_)
         for name in ("greedy_share", "random_share"):
             if getattr(self, name) is not None:
@@ -284,10 +287,10 @@ class TrainSettings:
         """What a checkpoint of these settings can only be continued with.
 
         The epochs, the learning rate and its final share, the entropy coefficient, the value
-        loss's weight, GAE's lambda and the shares of games against greedy and random play too:
-        a resumed run goes on as it was trained, rather than mixing settings within one run's
-        curve without saying so. The variant's observation shape as well, should a variant's
-        default observation change between the run and its resume.
+        loss's weight, the discount, GAE's lambda and the shares of games against greedy and
+        random play too: a resumed run goes on as it was trained, rather than mixing settings
+        within one run's curve without saying so. The variant's observation shape as well,
+        should a variant's default observation change between the run and its resume.
         """
         return {
             "variant": self.variant,
@@ -300,6 +303,7 @@ class TrainSettings:
             "final_lr_fraction": self.final_lr_fraction,
             "entropy_coeff": self.entropy_coeff,
             "vf_loss_coeff": self.vf_loss_coeff,
+            "gamma": self.gamma,
             "lambda_": self.lambda_,
             "greedy_share": self.greedy_share,
             "random_share": self.random_share,
