@@ -29,8 +29,8 @@ from zoo_games.rllib.train import TrainSettings, train
 LABEL = "santorini-placement"
 
 
-def tiny_run(output: Path, label: str) -> Path:
-    """``output`` after one tiny training iteration on variant ``label``."""
+def tiny_run(output: Path, label: str, iterations: int = 1, resume: bool = False) -> Path:
+    """``output`` after tiny training iterations on variant ``label`` (``iterations`` in all)."""
     import ray
 
     # train() starts a Ray of its own (address="local") unless one runs in this process
@@ -39,7 +39,8 @@ def tiny_run(output: Path, label: str) -> Path:
         settings = TrainSettings(
             variant=label,
             output_dir=str(output),
-            iterations=1,
+            iterations=iterations,
+            resume=resume,
             eval_every=0,
             final_eval_games=2,
             hidden=[16],
@@ -168,17 +169,8 @@ def test_a_run_saved_before_shapes_were_recorded_resumes_only_as_its_module_read
 def test_an_agent_made_after_a_resume_plays_the_resumed_runs_module(tmp_path):
     run = tiny_run(tmp_path / LABEL, LABEL)
     before = agents.make("rllib", checkpoint=str(run))
-    import ray
-
-    try:  # one more iteration, in this process, into the same checkpoint folder
-        settings = TrainSettings(
-            variant=LABEL, output_dir=str(run), iterations=2, resume=True, eval_every=0,
-            final_eval_games=2, hidden=[16], train_batch_size=200, minibatch_size=100,
-            envs_per_env_runner=1,
-        )  # fmt: skip
-        train(settings, progress=lambda line: None)
-    finally:
-        ray.shutdown()
+    # One more iteration, in this process, into the same checkpoint folder.
+    tiny_run(run, LABEL, iterations=2, resume=True)
     after = agents.make("rllib", checkpoint=str(run))
     trained = load_module(run / "checkpoint" / MODULES_FOLDER / "shared").state_dict()
     for seat_module in (after._modules[0], after._modules[1]):
