@@ -47,7 +47,7 @@ legal move, the houses it would gain (31 for borne off; negative backward or int
 whether it would beat a dancer, whether it would be borne off, whether it would then be safe
 from being beaten, and otherwise how many opponent dancers would stand 1 to 5 houses behind
 it; all zero unless the observer is the one to act (``zoo_games.senet.observation.MovesObserver``).
-Networks learn far better from it than from the board alone (``docs/training.md``).
+Networks learn far better from it than from the board alone (``docs/training_results.md``).
 
 ### Legal action mask
 

@@ -94,8 +94,8 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 #: training pass, and faster evaluations").
 EVAL_EVERY = {"batched": 100, "env": 10}
 #: The share of each runner's games in which greedy plays one seat, by engine: half of them on
-#: the batched engine (self-play alone learned to beat itself, not greedy: docs/training.md,
-#: "Results"); none on the environment path, which has no compiled greedy to play it.
+#: the batched engine (self-play alone learned to beat itself, not greedy:
+#: docs/training_results.md); none on the environment path, which has no compiled greedy to play it.
 GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 #: SGD passes over each batch. One: with sampling at the batched engine's speed the learner is
 #: most of an iteration, so one pass leaves time for more batches, and in 20-minute runs it

@@ -48,8 +48,8 @@ def evaluation_seed(run_seed: int, iteration: int | None) -> int:
     Every evaluation plays games of its own. Were they all to replay the same seeds, every
     point of a learning curve would share those few games' throws and draws, and a mean over
     a stretch of the curve would carry their luck however long the stretch (a Senet curve sat
-    clearly below its player's fresh games that way: docs/training.md, "Results on a 2-core
-    machine"). Keyed by the iteration, so that a resumed run evaluates exactly as an unbroken
+    clearly below its player's fresh games that way: docs/training_results.md, "Kendall for an
+    hour"). Keyed by the iteration, so that a resumed run evaluates exactly as an unbroken
     one would.
     """
     # Second word: 0 for the evaluations along the run, 1 for the final one.
