@@ -67,7 +67,7 @@ class AlphaZeroSettings:
     #: trained on about this many times while it is in the buffer (docs/training.md).
     replay_ratio: float = 4.0
     #: A million positions, a few minutes of self-play on the 2-core machine, where the
-    #: 200,000 of earlier runs held 20-40 seconds (docs/training.md, "Trials").
+    #: 200,000 of earlier runs held 20-40 seconds (docs/training_results.md, "Trials").
     replay_capacity: int = 1_000_000
     lr: float = 1e-3
     #: The learning rate falls from ``lr`` to this share of it over the budget (a cosine;
