@@ -172,6 +172,30 @@ def test_a_resume_keeps_the_runs_share_of_games_against_random_play(tmp_path):
         TrainSettings(output_dir=str(run), resume=True, random_share=0.5, **asked).checked()
 
 
+def test_a_resume_keeps_the_runs_reward_shaping(tmp_path):
+    asked = {"variant": "togyz-kumalak", "hidden": [64, 64], "iterations": 5}
+    fresh = TrainSettings(output_dir=str(tmp_path / "fresh"), **asked).checked()
+    assert fresh.run_settings()["shaping"] is True  # Togyz Kumalak has a potential
+    older = saved_run(tmp_path / "older")  # saved before runs recorded it: shaped, the default
+    TrainSettings(output_dir=str(older), resume=True, **asked).checked()
+    with pytest.raises(ValueError, match="with shaping False: it was trained with shaping True"):
+        TrainSettings(output_dir=str(older), resume=True, shaping=False, **asked).checked()
+    plain = saved_run(tmp_path / "plain", shaping=False)
+    TrainSettings(output_dir=str(plain), resume=True, shaping=False, **asked).checked()
+    with pytest.raises(ValueError, match="with shaping True: it was trained with shaping False"):
+        TrainSettings(output_dir=str(plain), resume=True, **asked).checked()
+
+
+@pytest.mark.parametrize("recorded", [{}, {"shaping": False}], ids=["older", "recorded"])
+def test_shaping_asked_or_not_in_a_game_without_a_potential_resumes_either_way(tmp_path, recorded):
+    # Senet has no shaping potential: the flag changes nothing, so it blocks no resume.
+    asked = {"variant": "senet-kendall-5", "hidden": [64, 64], "iterations": 5}
+    run = saved_run(tmp_path, variant="senet-kendall-5", **recorded)
+    for shaping in (True, False):
+        settings = TrainSettings(output_dir=str(run), resume=True, shaping=shaping, **asked)
+        assert settings.checked().run_settings()["shaping"] is False
+
+
 def test_an_alphazero_run_is_not_resumed_with_ppo(tmp_path):
     run = saved_run(tmp_path, algorithm="alphazero")
     with pytest.raises(ValueError, match="trained with --algorithm alphazero; resume it with"):
@@ -234,3 +258,14 @@ def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_pat
         output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[256, 256]
     ).checked()
     assert settings.engine == "env"  # such a run sampled through the environment
+
+
+def test_an_older_runs_shaping_flag_counts_as_it_applied(tmp_path):
+    # settings.txt holds the flag as asked; in Senet, which has no potential, it shaped nothing.
+    run = tmp_path / "run"
+    (run / CHECKPOINT).mkdir(parents=True)
+    (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
+    lines = ["variant = 'senet-kendall-5'", "hidden = [64, 64]", "shaping = True"]
+    (run / "settings.txt").write_text("\n".join(lines) + "\n")
+    asked = {"variant": "senet-kendall-5", "hidden": [64, 64], "iterations": 5}
+    assert TrainSettings(output_dir=str(run), resume=True, **asked).checked().engine == "env"

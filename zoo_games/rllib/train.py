@@ -45,6 +45,7 @@ from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 from zoo_games.rllib.ppo_batch import PPOBatch
+from zoo_games.rllib.shaping import potential_for
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
@@ -158,8 +159,8 @@ class TrainSettings:
     #: module's trunk, so this weighs how much the trunk's features serve the value estimate
     #: against the policy.
     vf_loss_coeff: float = 1.0
-    #: Potential-based shaping for games that define a potential (Togyz Kumalak); returns
-    #: are unchanged, see zoo_games.rllib.shaping.
+    #: Potential-based shaping for games that define a potential (Togyz Kumalak and
+    #: Santorini); returns are unchanged, see zoo_games.rllib.shaping.
     shaping: bool = True
     #: The share of each runner's games (0 to 1) in which the ``greedy`` agent, compiled,
     #: plays one seat and the policy the other (the batched engine only); 0: self-play alone.
@@ -287,10 +288,12 @@ class TrainSettings:
         """What a checkpoint of these settings can only be continued with.
 
         The epochs, the learning rate and its final share, the entropy coefficient, the value
-        loss's weight, the discount, GAE's lambda and the shares of games against greedy and
-        random play too: a resumed run goes on as it was trained, rather than mixing settings
-        within one run's curve without saying so. The variant's observation shape as well,
-        should a variant's default observation change between the run and its resume.
+        loss's weight, the discount, GAE's lambda, the shares of games against greedy and
+        random play and the reward shaping too: a resumed run goes on as it was trained, rather
+        than mixing settings within one run's curve without saying so. The variant's
+        observation shape as well, should a variant's default observation change between the
+        run and its resume. Shaping is recorded as it applies (:func:`shaped`), so that asking
+        for it or not in a game that has no potential changes nothing.
         """
         return {
             "variant": self.variant,
@@ -307,7 +310,13 @@ class TrainSettings:
             "lambda_": self.lambda_,
             "greedy_share": self.greedy_share,
             "random_share": self.random_share,
+            "shaping": shaped(self.variant, self.shaping),
         }
+
+
+def shaped(variant_label: str, shaping: bool) -> bool:
+    """Whether a run of ``variant_label`` asking for ``shaping`` has its rewards shaped."""
+    return shaping and potential_for(find_variant(variant_label).game.name) is not None
 
 
 def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[str, Any]:
@@ -324,6 +333,11 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
             "with that algorithm"
         )
     saved = {**UNRECORDED, **saved}
+    if "variant" in saved:
+        # Recorded as it applied. A run saved before it was recorded had the default, shaping
+        # on (the command has no setting for it), and an older run's settings.txt holds the
+        # flag as asked: either way, what applied follows from its game.
+        saved["shaping"] = shaped(saved["variant"], saved.get("shaping", True))
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
         # the captures became that variant's default): its module says what it reads.
