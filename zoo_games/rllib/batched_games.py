@@ -44,7 +44,7 @@ import numpy as np
 from zoo_games.batched import KERNEL_MODULES, kernels_of, make
 from zoo_games.batched.search.greedy import compile_greedy
 from zoo_games.catalog import find_variant
-from zoo_games.rllib.shaping import SHAPED_GAMES
+from zoo_games.rllib.shaping import is_shaped
 from zoo_games.training.checks import check_share, check_sparring_shares
 
 #: The second word of the seed of greedy's generators (see ``SelfPlayGames.__init__``).
@@ -128,7 +128,7 @@ class SelfPlayGames:
         self.observation = self.engine.observation
         self.action_mask = self.engine.action_mask
         self.current_player = self.engine.current_player
-        self._shaped = shaping and game.name in SHAPED_GAMES
+        self._shaped = is_shaped(game.name, shaping)
         self._config = np.array(self._kernels.config(game, variant.kwargs), dtype=np.int64)
         self._potentials = potential_loop(KERNEL_MODULES[game.name]) if self._shaped else None
         #: Each seat's potential when it last observed its game (0 without shaping).

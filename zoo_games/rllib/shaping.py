@@ -30,3 +30,8 @@ SHAPED_GAMES = ("togyz_kumalak", "santorini")
 def potential_for(game_name: str) -> Potential | None:
     """The shaping potential of a game (its evaluation), or ``None`` if it is not shaped."""
     return evaluation_for(game_name) if game_name in SHAPED_GAMES else None
+
+
+def is_shaped(game_name: str, shaping: bool) -> bool:
+    """Whether training that asks for ``shaping`` shapes the rewards of game ``game_name``."""
+    return shaping and game_name in SHAPED_GAMES

@@ -45,7 +45,7 @@ from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 from zoo_games.rllib.ppo_batch import PPOBatch
-from zoo_games.rllib.shaping import potential_for
+from zoo_games.rllib.shaping import is_shaped
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
@@ -96,7 +96,8 @@ ENVIRONMENTS_PER_RUNNER = {"batched": 64, "env": 8}
 EVAL_EVERY = {"batched": 100, "env": 10}
 #: The share of each runner's games in which greedy plays one seat, by engine: half of them on
 #: the batched engine (self-play alone learned to beat itself, not greedy:
-#: docs/training_results.md); none on the environment path, which has no compiled greedy to play it.
+#: docs/training_results.md); none on the environment path, which has no compiled greedy to
+#: play it.
 GREEDY_SHARE = {"batched": 0.5, "env": 0.0}
 #: SGD passes over each batch. One: with sampling at the batched engine's speed the learner is
 #: most of an iteration, so one pass leaves time for more batches, and in 20-minute runs it
@@ -292,8 +293,9 @@ class TrainSettings:
         random play and the reward shaping too: a resumed run goes on as it was trained, rather
         than mixing settings within one run's curve without saying so. The variant's
         observation shape as well, should a variant's default observation change between the
-        run and its resume. Shaping is recorded as it applies (:func:`shaped`), so that asking
-        for it or not in a game that has no potential changes nothing.
+        run and its resume. Shaping is recorded as it applies
+        (:func:`~zoo_games.rllib.shaping.is_shaped`), so that asking for it or not in a game
+        that has no potential changes nothing.
         """
         return {
             "variant": self.variant,
@@ -310,13 +312,8 @@ class TrainSettings:
             "lambda_": self.lambda_,
             "greedy_share": self.greedy_share,
             "random_share": self.random_share,
-            "shaping": shaped(self.variant, self.shaping),
+            "shaping": is_shaped(find_variant(self.variant).game.name, self.shaping),
         }
-
-
-def shaped(variant_label: str, shaping: bool) -> bool:
-    """Whether a run of ``variant_label`` asking for ``shaping`` has its rewards shaped."""
-    return shaping and potential_for(find_variant(variant_label).game.name) is not None
 
 
 def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[str, Any]:
@@ -337,7 +334,8 @@ def _continued(output: Path, asked: dict[str, Any], unset: list[str]) -> dict[st
         # Recorded as it applied. A run saved before it was recorded had the default, shaping
         # on (the command has no setting for it), and an older run's settings.txt holds the
         # flag as asked: either way, what applied follows from its game.
-        saved["shaping"] = shaped(saved["variant"], saved.get("shaping", True))
+        game_name = find_variant(saved["variant"]).game.name
+        saved["shaping"] = is_shaped(game_name, saved.get("shaping", True))
     if "observation_shape" not in saved:
         # A run saved before runs recorded it (a togyz-kumalak run of the board, say, before
         # the captures became that variant's default): its module says what it reads.
