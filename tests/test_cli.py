@@ -118,6 +118,17 @@ def test_demo_refuses_an_unwritable_folder(capsys, tmp_path) -> None:
         tmp_path.chmod(0o700)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_demo_tries_its_picture_file_before_playing(capsys) -> None:
+    # Root passes os.access on /proc, where no file can be made: only trying tells.
+    assert "cannot write '/proc/x.gif'" in refused(capsys, ["demo", "--gif", "/proc/x.gif"])
+
+
+needs_rllib = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="needs the rllib extra"
+)
+
+
 TRAIN_MISTAKES = [
     (["--env-runners", "-2"], "must be 0 or more"),
     (["--minutes", "0"], "must be more than 0"),
@@ -143,6 +154,24 @@ TRAIN_MISTAKES = [
     (["--epochs", "0"], "must be 1 or more"),
     (["--epochs", "1.5"], "expected a whole number, got '1.5'"),
     (["--greedy-share", "1.5"], "must be from 0 to 1, got 1.5"),
+    # Refused by the settings, which need the rllib extra to be read:
+    # RLlib crashed on this seed after starting Ray (numpy's global seed takes no more);
+    pytest.param(
+        ["--seed", "4294967296"],
+        "seed must be a whole number from 0 to 4294967295",
+        marks=needs_rllib,
+    ),
+    # a Ray of the run's own has a slot per core; the runners beyond would wait for ever.
+    pytest.param(
+        ["--env-runners", "1000000"],
+        "env_runners 1000000 is more than this machine's",
+        marks=needs_rllib,
+    ),
+    pytest.param(
+        ["--algorithm", "alphazero", "--workers", "1000000"],
+        "workers 1000000 is more than this machine's",
+        marks=needs_rllib,
+    ),
 ]
 
 
@@ -168,9 +197,30 @@ def test_train_mistakes_get_one_line_and_start_nothing(
     assert not (tmp_path / "r").exists()
 
 
-needs_rllib = pytest.mark.skipif(
-    importlib.util.find_spec("ray") is None, reason="needs the rllib extra"
+@pytest.mark.parametrize(
+    "failure",
+    [
+        MemoryError(),  # numpy's
+        RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:121] DefaultCPUAllocator: can't allocate memory"
+        ),
+    ],
 )
+def test_a_run_without_the_memory_it_asks_for_is_one_line(capsys, failure) -> None:
+    def run() -> None:
+        raise failure
+
+    assert cli._run_training(run) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("zoo-games train: this machine lacks the memory these settings ask")
+
+
+def test_other_runtime_errors_of_a_run_are_not_taken_for_memory() -> None:
+    def run() -> None:
+        raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        cli._run_training(run)
 
 
 @needs_rllib

@@ -169,8 +169,17 @@ def _check_writable_file(path: Path) -> None:
     folder = path.absolute().parent
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"the folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write into the folder {str(folder)!r}")
+    # Tried, not asked of os.access: root may "write" into /proc, where no file can be made.
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as problem:
+        raise argparse.ArgumentTypeError(
+            f"cannot write {str(path)!r}: {problem.strerror or problem}"
+        ) from None
+    if not existed:
+        path.unlink()
 
 
 # ---------------------------------------------------------------------- commands
@@ -287,13 +296,23 @@ def _train_alphazero(args: argparse.Namespace) -> int:
 
 
 def _run_training(run: Callable[[], object]) -> int:
-    """Run a checked training; a cluster that cannot be joined is one line and exit 1."""
+    """Run a checked training; no cluster to join, or too little memory: one line, exit 1."""
     from zoo_games.training.cluster import ClusterConnectionError
 
     try:
         run()
     except ClusterConnectionError as problem:
         print(f"zoo-games train: {problem}", file=sys.stderr)
+        return 1
+    except (MemoryError, RuntimeError) as problem:
+        # numpy raises MemoryError; torch a RuntimeError from its CPU allocator.
+        if isinstance(problem, RuntimeError) and "can't allocate memory" not in str(problem):
+            raise
+        print(
+            "zoo-games train: this machine lacks the memory these settings ask for: ask for "
+            "smaller layers, fewer games at once or a smaller replay buffer",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

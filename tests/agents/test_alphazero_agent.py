@@ -259,6 +259,7 @@ def test_shipping_checks_the_network_first(baselines, saved_network) -> None:
         ({"seed": -3}, "seed=-3 is not allowed: expected 0 or more"),
         ({"checkpoint": "no/such/run"}, "no/such/run does not exist"),
         ({"checkpoint": "."}, "holds no saved network"),
+        ({"checkpoint": ""}, "checkpoint= needs a path"),  # not the working folder's name
         ({"depth": 3}, "agent 'alphazero' has no option depth; its options: simulations,"),
     ],
 )

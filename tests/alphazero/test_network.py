@@ -62,6 +62,20 @@ def test_a_folder_without_a_network_is_refused_by_name(tmp_path: Path) -> None:
         network.load(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "says"),
+    [
+        (network.DESCRIPTION, b"[1, 2]", "'list' object has no attribute"),  # not an object
+        (network.ARRAYS, b"PK\x03\x04cut short", "File is not a zip file"),
+    ],
+)
+def test_damaged_files_are_refused_by_name(tmp_path: Path, name, content, says) -> None:
+    tiny().save(tmp_path)
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(ValueError, match=f"not a network this version can read .*{says}"):
+        network.load(tmp_path)
+
+
 def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
     tiny().save(tmp_path)
     text = (tmp_path / network.DESCRIPTION).read_text()

@@ -19,8 +19,8 @@ pytest.importorskip("numba")
 from tests.alphazero.tiny import TINY
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.alphazero import network
-from zoo_games.alphazero.settings import AlphaZeroSettings
-from zoo_games.alphazero.train import LEARNER, train
+from zoo_games.alphazero.settings import COUNTERS, LEARNER, REPLAY, AlphaZeroSettings
+from zoo_games.alphazero.train import train
 from zoo_games.training.checkpoints import CHECKPOINT
 from zoo_games.training.learning_rate import decayed
 
@@ -92,6 +92,9 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
         ({"address": "127.0.0.1:6379"}, "--address needs --workers 1 or more"),
         ({"workers": -1}, "workers must be an integer, 0 or more"),
+        # each self-play worker holds a core of a Ray of the run's own: the rest would wait
+        ({"workers": 10**6}, "workers 1000000 is more than this machine's"),
+        ({"seed": 2**32}, "seed must be a whole number from 0 to 4294967295, got 4294967296"),
         ({"resume": True}, "nothing to resume"),
     ],
 )
@@ -114,6 +117,39 @@ def test_a_resume_its_checkpoint_cannot_continue_is_refused(tmp_path, make_scrip
         AlphaZeroSettings(**{**asked, "resume": False}).checked()
 
 
+def with_stand_ins(checkpoint: Path) -> None:
+    """Empty files for what an alphazero checkpoint holds besides its record, where missing."""
+    for name in (LEARNER, REPLAY, COUNTERS, network.DESCRIPTION, network.ARRAYS):
+        if not (checkpoint / name).exists():
+            (checkpoint / name).write_bytes(b"")
+
+
+def test_a_resume_of_what_is_not_a_whole_checkpoint_is_refused_by_name(tmp_path):
+    checkpoint = tmp_path / "run" / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    (tmp_path / "run" / "settings.txt").write_text("variant = 'togyz-kumalak'\n")
+    settings = AlphaZeroSettings(**{**TINY, "output_dir": str(tmp_path / "run"), "resume": True})
+    # An empty checkpoint (a run killed before its first one, a folder made by hand) is no
+    # run of any algorithm: not taken for PPO's.
+    with pytest.raises(ValueError, match=r"nothing to resume: .*checkpoint lacks run\.json, "):
+        settings.checked()
+    (checkpoint / "run.json").write_text(json.dumps(AlphaZeroSettings(**TINY).run_settings()))
+    with_stand_ins(checkpoint)
+    (checkpoint / LEARNER).unlink()
+    with pytest.raises(ValueError, match=r"checkpoint lacks learner\.pt, which an alphazero"):
+        settings.checked()
+    with_stand_ins(checkpoint)
+    (checkpoint / "metrics.csv").write_text("foo,bar\n1,2\n")
+    with pytest.raises(ValueError, match=r"metrics\.csv is not a run's metrics"):
+        settings.checked()
+    (checkpoint / "run.json").write_text("[1]")
+    with pytest.raises(ValueError, match=r"run\.json is not a run record"):
+        settings.checked()
+    (checkpoint / "run.json").write_text("{bad")
+    with pytest.raises(ValueError, match=r"run\.json is not a run record this version reads"):
+        settings.checked()
+
+
 def test_a_resume_with_other_convolutions_is_refused(tmp_path):
     checkpoint = tmp_path / "run" / CHECKPOINT
     checkpoint.mkdir(parents=True)
@@ -121,6 +157,7 @@ def test_a_resume_with_other_convolutions_is_refused(tmp_path):
         variant="santorini-fixed", hidden=[16], convolutions=[4]
     ).run_settings()
     (checkpoint / "run.json").write_text(json.dumps(saved))
+    with_stand_ins(checkpoint)
     asked = {**TINY, "variant": "santorini-fixed", "output_dir": str(checkpoint.parent)}
     settings = AlphaZeroSettings(**{**asked, "resume": True, "convolutions": [8]})
     with pytest.raises(ValueError, match=r"with convolutions \[8\]: it was trained with .*\[4\]"):
@@ -140,6 +177,7 @@ def test_a_resume_is_refused_where_the_variant_now_observes_another_shape(tmp_pa
     del saved["observation_shape"]
     (checkpoint / "run.json").write_text(json.dumps(saved))
     (checkpoint / network.DESCRIPTION).write_text(json.dumps({"observation_shape": [39]}))
+    with_stand_ins(checkpoint)
     settings = AlphaZeroSettings(**{**TINY, "output_dir": str(checkpoint.parent), "resume": True})
     with pytest.raises(
         ValueError, match=r"observation_shape \[93\]: it was trained with observation_shape \[39\]"

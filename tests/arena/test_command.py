@@ -69,6 +69,15 @@ def test_arena_command_refuses_an_unwritable_output_folder(tmp_path, monkeypatch
     assert err.count("\n") == 1 and "cannot write into" in err
 
 
+def test_arena_command_refuses_a_file_as_its_output_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("zoo_games.arena.tournament.play_arena_game", pytest.fail)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["arena", "santorini-fixed", "random", "random", "--out", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a folder for the results" in err
+
+
 def test_arena_command_non_numbers_are_argparse_errors(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["arena", "santorini-fixed", "random", "random", "--games", "many"])

@@ -143,6 +143,10 @@ def test_agents_may_be_instances_or_named_in_a_mapping():
         (dict(games=0), "positive even"),
         (dict(seed=-1), "seed"),
         (dict(workers=0), "workers"),
+        # beyond the games to play, workers would only wait (and 10**20 of them crashed)
+        (dict(workers=3), "workers must be from 1 to 2, the games to play"),
+        (dict(workers=10**20), "workers must be from 1 to 2"),
+        (dict(agent_specs=["random", "mcts:simulations=1,simulations=2"]), "given twice"),
         (dict(agent_specs=["random", FirstLegalAgent()], workers=2), "instances"),
         (dict(agent_specs=["random", lambda seed: FirstLegalAgent(seed)], workers=2), "sent"),
         (dict(agent_specs="random"), "a list of agents"),

@@ -63,6 +63,14 @@ def test_a_long_list_is_grouped_in_columns_and_numbered_in_order() -> None:
     assert menu.read("33") == Move(menu.read("w1-NW-N").action)  # type: ignore[union-attr]
 
 
+def test_a_number_too_long_for_int_is_a_mistake_too() -> None:
+    # Python converts at most 4,300 digits; a longer entry is no move's number either.
+    env = find_variant("togyz-kumalak").raw_env()
+    env.reset(seed=0)
+    meaning = menu_of(env.game_state).read("1" * 5000)
+    assert isinstance(meaning, Mistake) and "there is no move number 111" in meaning.message
+
+
 def test_ranges_of_numbers() -> None:
     assert _ranges([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
 

@@ -4,6 +4,7 @@ a resume with settings the checkpoint cannot continue is refused before Ray star
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,15 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
+from ray.rllib.algorithms.algorithm import Algorithm
+
 from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.rllib.train import EPOCHS, FINAL_LR_FRACTION, UNRECORDED, TrainSettings
 from zoo_games.training.checkpoints import CHECKPOINT, RUN, read_metrics, recover, save
 
 COLUMNS = ["iteration", "minutes"]
+#: The file of a PPO checkpoint that a resume looks for first (RLlib's algorithm state).
+ALGORITHM_STATE = Algorithm.STATE_FILE_NAME + ".pkl"
 
 
 def folder_with(path: Path, text: str) -> None:
@@ -64,10 +69,28 @@ def test_save_swaps_in_a_whole_checkpoint_with_its_settings_and_metrics(tmp_path
 def saved_run(tmp_path: Path, **run) -> Path:
     checkpoint = tmp_path / "run" / CHECKPOINT
     checkpoint.mkdir(parents=True)
+    (checkpoint / ALGORITHM_STATE).write_bytes(b"")
     saved = {"variant": "togyz-kumalak", "engine": "env", "shared_policy": True}
     (checkpoint / RUN).write_text(json.dumps({**saved, "hidden": [64, 64], **run}))
     (checkpoint / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
     return checkpoint.parent
+
+
+def test_a_resume_of_a_checkpoint_without_its_algorithm_state_is_refused(tmp_path):
+    run = saved_run(tmp_path)
+    settings = TrainSettings(variant="togyz-kumalak", engine="env", hidden=[64, 64])
+    resumed = replace(settings, output_dir=str(run), resume=True, iterations=4)
+    resumed.checked()  # the stand-in is there
+    (run / CHECKPOINT / ALGORITHM_STATE).unlink()
+    with pytest.raises(ValueError, match=r"nothing to resume: .* holds no algorithm state"):
+        resumed.checked()
+
+
+def test_a_resume_of_a_checkpoint_without_a_record_of_its_run_is_refused(tmp_path):
+    (tmp_path / CHECKPOINT).mkdir()
+    settings = TrainSettings(variant="togyz-kumalak", output_dir=str(tmp_path), resume=True)
+    with pytest.raises(ValueError, match=r"nothing to resume: .* holds no record of its run"):
+        settings.checked()
 
 
 @pytest.mark.parametrize(
@@ -244,6 +267,7 @@ def test_a_run_killed_while_checkpointing_resumes_with_metrics_that_agree(tmp_pa
 def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_path):
     run = tmp_path / "run"
     (run / CHECKPOINT).mkdir(parents=True)
+    (run / CHECKPOINT / ALGORITHM_STATE).write_bytes(b"")
     (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
     lines = [
         "variant = 'togyz-kumalak'",
@@ -264,6 +288,7 @@ def test_an_older_runs_shaping_flag_counts_as_it_applied(tmp_path):
     # settings.txt holds the flag as asked; in Senet, which has no potential, it shaped nothing.
     run = tmp_path / "run"
     (run / CHECKPOINT).mkdir(parents=True)
+    (run / CHECKPOINT / ALGORITHM_STATE).write_bytes(b"")
     (run / "metrics.csv").write_text("iteration,minutes\n0,0.0\n2,1.0\n")
     lines = ["variant = 'senet-kendall-5'", "hidden = [64, 64]", "shaping = True"]
     (run / "settings.txt").write_text("\n".join(lines) + "\n")

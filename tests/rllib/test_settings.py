@@ -27,7 +27,11 @@ from zoo_games.training.budget import Budget
         ({"eval_games": 7}, "eval_games must be a positive even number"),
         ({"final_eval_games": 0}, "final_eval_games must be a positive even number"),
         ({"eval_opponents": ("random", "nobody")}, "unknown agent 'nobody'"),
-        ({"seed": -1}, "seed must be 0 or more"),
+        ({"seed": -1}, "seed must be a whole number from 0 to 4294967295, got -1"),
+        # RLlib seeds numpy's global generator, which takes no more
+        ({"seed": 2**32}, "seed must be a whole number from 0 to 4294967295, got 4294967296"),
+        # a Ray of the run's own has a slot per core: runners beyond them would wait for ever
+        ({"env_runners": 10**6}, "env_runners 1000000 is more than this machine's"),
         ({"eval_every": -1}, "eval_every must be 0 or more"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"resume": True}, "nothing to resume"),
@@ -76,6 +80,8 @@ def test_the_default_folder_moves_on_to_a_fresh_one(tmp_path, monkeypatch):
 
 def test_resuming_needs_a_budget_beyond_what_was_trained(tmp_path):
     (tmp_path / "checkpoint").mkdir()
+    (tmp_path / "checkpoint" / "run.json").write_text("{}")  # recorded nothing to hold it to
+    (tmp_path / "checkpoint" / "algorithm_state.pkl").write_bytes(b"")  # a stand-in
     (tmp_path / "metrics.csv").write_text("iteration,minutes\n0,0.0\n3,2.5\n")
     resumed = TrainSettings(output_dir=str(tmp_path), resume=True)
     with pytest.raises(ValueError, match="trained 3 iterations already"):

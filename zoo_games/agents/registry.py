@@ -101,6 +101,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 f"agent {name!r} has no option {key!r}; its options: "
                 + (", ".join(allowed) or "none")
             )
+        if key in options:
+            raise ValueError(f"agent option {key!r} is given twice in {spec!r}")
         options[key] = _convert(text.strip(), allowed[key], f"{name}:{key}")
     return name.strip(), options
 

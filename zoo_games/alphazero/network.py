@@ -21,6 +21,7 @@ asked to play.
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,7 +186,8 @@ def load(folder: str | Path) -> PolicyValueNetwork:
             ],
             trained=dict(description.get("trained", {})),
         )
-    except (KeyError, TypeError, ValueError, OSError) as error:
+    except (AttributeError, KeyError, TypeError, ValueError, OSError, zipfile.BadZipFile) as error:
+        # AttributeError: a description that is not a JSON object; BadZipFile: cut arrays.
         raise ValueError(f"{folder}: not a network this version can read ({error})") from None
 
 

@@ -28,6 +28,10 @@ def network_folder(path: str | os.PathLike[str]) -> Path:
     the same network wherever the caller goes next. ``ValueError`` (one line) if ``path``
     does not exist or holds no network in either place.
     """
+    if not str(path).strip():
+        raise ValueError(
+            "checkpoint= needs a path: a run folder of zoo-games train --algorithm alphazero"
+        )
     folder = Path(path).expanduser().resolve()
     if not folder.exists():
         raise ValueError(f"checkpoint {folder} does not exist")

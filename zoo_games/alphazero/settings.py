@@ -8,11 +8,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from zoo_games.alphazero.network import DESCRIPTION, check_board_of_planes
+from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, check_board_of_planes
 from zoo_games.catalog import find_variant
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
+    RUN,
     check_budget_left,
     recover,
     saved_run,
@@ -20,8 +21,10 @@ from zoo_games.training.checkpoints import (
 from zoo_games.training.checks import (
     are_sizes,
     check_hidden,
+    check_local_actors,
     check_non_negative,
     check_positive,
+    check_seed,
     check_share,
 )
 from zoo_games.training.evaluation import check_evaluation
@@ -29,6 +32,11 @@ from zoo_games.training.folders import check_creatable, new_run_folder
 from zoo_games.training.learning_rate import check_final_fraction
 
 ALGORITHM = "alphazero"
+#: What a checkpoint holds besides the network and the run's record: the learner's state, the
+#: replay buffer and the counters (with the learner's generator).
+LEARNER = "learner.pt"
+REPLAY = "replay.npz"
+COUNTERS = "counters.json"
 
 
 @dataclass
@@ -136,12 +144,13 @@ class AlphaZeroSettings:
             ("replay_capacity", 1),
             ("eval_every", 0),
             ("eval_simulations", 0),
-            ("seed", 0),
             ("workers", 0),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise ValueError(f"{name} must be an integer, {minimum} or more, got {value!r}")
+        check_seed(self.seed)
+        check_local_actors("workers", self.workers, self.address)
         for name in ("replay_ratio", "lr"):
             check_positive(name, getattr(self, name))
         check_final_fraction(self.final_lr_fraction)
@@ -177,12 +186,25 @@ class AlphaZeroSettings:
         recover(output)
         if not (output / CHECKPOINT).is_dir():
             raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
-        saved = saved_run(output, list(self.run_settings()))
-        if saved.get("algorithm") != ALGORITHM:
+        # Every alphazero checkpoint records its run: without the record, it is none of theirs.
+        if (output / CHECKPOINT / RUN).is_file():
+            algorithm = saved_run(output, []).get("algorithm", "ppo")
+            if algorithm != ALGORITHM:
+                raise ValueError(
+                    f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
+                    f"trained with {algorithm}"
+                )
+        missing = [
+            name
+            for name in (RUN, LEARNER, REPLAY, COUNTERS, DESCRIPTION, ARRAYS)
+            if not (output / CHECKPOINT / name).is_file()
+        ]
+        if missing:
             raise ValueError(
-                f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
-                f"trained with {saved.get('algorithm', 'ppo')}"
+                f"nothing to resume: {output / CHECKPOINT} lacks {', '.join(missing)}, which "
+                "an alphazero run's checkpoint holds"
             )
+        saved = saved_run(output, list(self.run_settings()))
         saved.setdefault("convolutions", [])  # a run saved before they existed had none
         if "observation_shape" not in saved:  # older runs: what their network reads
             described = json.loads((output / CHECKPOINT / DESCRIPTION).read_text())

@@ -48,7 +48,7 @@ from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.alphazero.replay import ReplayBuffer
 from zoo_games.alphazero.searching import SearchMaker, make_search
 from zoo_games.alphazero.selfplay import SelfPlay, make_selfplay
-from zoo_games.alphazero.settings import AlphaZeroSettings
+from zoo_games.alphazero.settings import COUNTERS, LEARNER, REPLAY, AlphaZeroSettings
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
 from zoo_games.training.checkpoints import (
@@ -74,9 +74,6 @@ if TYPE_CHECKING:
     from zoo_games.alphazero.remote import RemoteSelfPlay
 
 #: The files of a checkpoint, besides the network's and what every checkpoint holds.
-LEARNER = "learner.pt"
-REPLAY = "replay.npz"
-COUNTERS = "counters.json"
 
 
 @dataclass

@@ -59,6 +59,8 @@ def check_output_dir(folder: Path) -> None:
 
     Raises ``ValueError`` saying why not, so that a tournament never runs for nothing.
     """
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{str(folder)!r} is a file, not a folder for the results")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".arena-write-test"

@@ -192,6 +192,11 @@ def run_arena(
     pairs = list(itertools.combinations(range(len(players)), 2))
     if gauntlet:
         pairs = [(0, other) for other in range(1, len(players))]
+    if workers > games * len(pairs):
+        raise ValueError(
+            f"workers must be from 1 to {games * len(pairs)}, the games to play (each worker "
+            f"plays whole games), got {workers}"
+        )
     chunk = max(1, -(-games * len(pairs) // (workers * CHUNKS_PER_WORKER)))
     tasks = [
         (

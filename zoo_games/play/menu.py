@@ -146,14 +146,22 @@ class MoveMenu:
             return Command(entry)
         if entry in self._by_name:
             return Move(self._by_name[entry])
-        if entry.isdecimal() and int(entry) in self._by_number:
-            return Move(self._by_number[int(entry)])
+        if entry.isdecimal() and _number(entry) in self._by_number:
+            return Move(self._by_number[_number(entry)])
         shown = text.strip()
         if self._language.is_move_syntax(entry):
             return Mistake(f"{shown!r} is not a legal move now: {self.allowed()}")
         if entry.isdecimal():
             return Mistake(f"there is no move number {shown}: {self.allowed()}")
         return Mistake(f"unknown entry {shown!r}: {self.allowed()}")
+
+
+def _number(digits: str) -> int:
+    """The number ``digits`` write; -1 (no move's) past the digits Python converts (4,300)."""
+    try:
+        return int(digits)
+    except ValueError:
+        return -1
 
 
 def _stem(name: str) -> str:

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ray.rllib.algorithms.algorithm import Algorithm
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -61,8 +62,10 @@ from zoo_games.training.checkpoints import (
 )
 from zoo_games.training.checks import (
     check_hidden,
+    check_local_actors,
     check_non_negative,
     check_positive,
+    check_seed,
     check_share,
     check_sparring_shares,
 )
@@ -224,7 +227,6 @@ class TrainSettings:
             raise ValueError(f"envs_per_env_runner must be 1 or more, got {environments}")
         for name, minimum in (
             ("env_runners", 0),
-            ("seed", 0),
             ("train_batch_size", 1),
             ("minibatch_size", 1),
             ("epochs", 1),
@@ -232,6 +234,8 @@ class TrainSettings:
             value = getattr(self, name)
             if value is not None and value < minimum:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        check_seed(self.seed)
+        check_local_actors("env_runners", self.env_runners, self.address)
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         if self.final_lr_fraction is not None:
@@ -252,6 +256,11 @@ class TrainSettings:
             unset = [name for name in resumable if getattr(self, name) is None]
             asked = {**self.run_settings(), "engine": engine}
             continued = _continued(output, asked, unset)
+            if not any((output / CHECKPOINT).glob(f"{Algorithm.STATE_FILE_NAME}.*")):
+                raise ValueError(
+                    f"nothing to resume: {output / CHECKPOINT} holds no algorithm state "
+                    f"({Algorithm.STATE_FILE_NAME}.pkl), which a PPO run's checkpoint holds"
+                )
             engine, share = continued["engine"], continued["greedy_share"]
             random_share, epochs = continued["random_share"], continued["epochs"]
             final_fraction = continued["final_lr_fraction"]

@@ -101,14 +101,24 @@ def saved_run(output: Path, keys: Sequence[str]) -> dict[str, Any]:
 
     A checkpoint written before they travelled with it has them in the run's
     ``settings.txt`` (``key = repr(value)`` lines); such a run sampled through the environment.
+    ``ValueError`` when neither is there, or what is there cannot be read: a resume of such a
+    folder could not know what it continues.
     """
     path = output / CHECKPOINT / RUN
     if path.exists():
-        loaded: dict[str, Any] = json.loads(path.read_text())
+        try:
+            loaded = json.loads(path.read_text())
+        except (UnicodeDecodeError, json.JSONDecodeError) as problem:
+            raise ValueError(f"{path} is not a run record this version reads: {problem}") from None
+        if not isinstance(loaded, dict):
+            raise ValueError(f"{path} is not a run record: it holds no settings by name")
         return loaded
     older = output / SETTINGS
     if not older.exists():
-        return {}
+        raise ValueError(
+            f"nothing to resume: {output / CHECKPOINT} holds no record of its run ({RUN}), "
+            f"nor does {output} have the {SETTINGS} of an older run"
+        )
     settings = read_settings(older)
     return {"engine": "env", **{key: settings[key] for key in keys if key in settings}}
 
@@ -116,7 +126,11 @@ def saved_run(output: Path, keys: Sequence[str]) -> dict[str, Any]:
 def read_settings(path: Path) -> dict[str, Any]:
     """The ``key = value`` lines of a settings file, values as Python literals where they are."""
     settings: dict[str, Any] = {}
-    for line in path.read_text().splitlines():
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a settings file: it is not text") from None
+    for line in text.splitlines():
         key, equals, value = line.partition(" = ")
         if equals:
             try:
@@ -137,12 +151,32 @@ def iterations_done(rows: list[dict[str, Any]]) -> int:
     return int(rows[-1]["iteration"]) if rows else 0
 
 
+def checked_rows(output: Path) -> list[dict[str, Any]]:
+    """:func:`trained_rows`, or ``ValueError`` naming the file if they say nothing readable.
+
+    A resume continues the count of iterations and minutes from their last row.
+    """
+    rows = trained_rows(output)
+    if rows:
+        try:
+            iterations_done(rows)
+            float(rows[-1]["minutes"])
+        except (KeyError, TypeError, ValueError):
+            inside = output / CHECKPOINT / METRICS
+            path = inside if inside.exists() else output / METRICS
+            raise ValueError(
+                f"{path} is not a run's metrics: its last row has no whole iteration and "
+                "minutes to continue from"
+            ) from None
+    return rows
+
+
 def check_budget_left(output: Path, budget: Budget) -> None:
     """``ValueError`` if the run in ``output`` has already trained ``budget``.
 
     A resume that could not train one more iteration is refused before any work starts.
     """
-    rows = trained_rows(output)
+    rows = checked_rows(output)
     done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
     if budget.share_spent(done, spent) >= 1:
         raise ValueError(
