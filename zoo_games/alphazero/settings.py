@@ -187,13 +187,13 @@ class AlphaZeroSettings:
         if not (output / CHECKPOINT).is_dir():
             raise ValueError(f"nothing to resume: {output / CHECKPOINT} does not exist")
         # Every alphazero checkpoint records its run: without the record, it is none of theirs.
-        if (output / CHECKPOINT / RUN).is_file():
-            algorithm = saved_run(output, []).get("algorithm", "ppo")
-            if algorithm != ALGORITHM:
-                raise ValueError(
-                    f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
-                    f"trained with {algorithm}"
-                )
+        recorded = (output / CHECKPOINT / RUN).is_file()
+        saved = saved_run(output, list(self.run_settings())) if recorded else {}
+        if recorded and saved.get("algorithm", "ppo") != ALGORITHM:
+            raise ValueError(
+                f"cannot resume the run in {output} with --algorithm {ALGORITHM}: it was "
+                f"trained with {saved.get('algorithm', 'ppo')}"
+            )
         missing = [
             name
             for name in (RUN, LEARNER, REPLAY, COUNTERS, DESCRIPTION, ARRAYS)
@@ -204,7 +204,6 @@ class AlphaZeroSettings:
                 f"nothing to resume: {output / CHECKPOINT} lacks {', '.join(missing)}, which "
                 "an alphazero run's checkpoint holds"
             )
-        saved = saved_run(output, list(self.run_settings()))
         saved.setdefault("convolutions", [])  # a run saved before they existed had none
         if "observation_shape" not in saved:  # older runs: what their network reads
             described = json.loads((output / CHECKPOINT / DESCRIPTION).read_text())

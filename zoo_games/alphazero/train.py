@@ -73,8 +73,6 @@ from zoo_games.training.threads import training_threads
 if TYPE_CHECKING:
     from zoo_games.alphazero.remote import RemoteSelfPlay
 
-#: The files of a checkpoint, besides the network's and what every checkpoint holds.
-
 
 @dataclass
 class Counters:

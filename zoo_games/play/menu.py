@@ -146,8 +146,9 @@ class MoveMenu:
             return Command(entry)
         if entry in self._by_name:
             return Move(self._by_name[entry])
-        if entry.isdecimal() and _number(entry) in self._by_number:
-            return Move(self._by_number[_number(entry)])
+        number = _number(entry) if entry.isdecimal() else -1
+        if number in self._by_number:
+            return Move(self._by_number[number])
         shown = text.strip()
         if self._language.is_move_syntax(entry):
             return Mistake(f"{shown!r} is not a legal move now: {self.allowed()}")

@@ -140,10 +140,15 @@ def read_settings(path: Path) -> dict[str, Any]:
     return settings
 
 
-def trained_rows(output: Path) -> list[dict[str, Any]]:
-    """The metrics of the run's checkpoint: its own copy, else (older runs) the run's file."""
+def trained_metrics(output: Path) -> Path:
+    """The metrics file of the run's checkpoint: its own copy, else (older runs) the run's."""
     inside = output / CHECKPOINT / METRICS
-    return read_metrics(inside if inside.exists() else output / METRICS)
+    return inside if inside.exists() else output / METRICS
+
+
+def trained_rows(output: Path) -> list[dict[str, Any]]:
+    """The metrics rows the run's checkpoint has trained (:func:`trained_metrics`)."""
+    return read_metrics(trained_metrics(output))
 
 
 def iterations_done(rows: list[dict[str, Any]]) -> int:
@@ -151,33 +156,20 @@ def iterations_done(rows: list[dict[str, Any]]) -> int:
     return int(rows[-1]["iteration"]) if rows else 0
 
 
-def checked_rows(output: Path) -> list[dict[str, Any]]:
-    """:func:`trained_rows`, or ``ValueError`` naming the file if they say nothing readable.
-
-    A resume continues the count of iterations and minutes from their last row.
-    """
-    rows = trained_rows(output)
-    if rows:
-        try:
-            iterations_done(rows)
-            float(rows[-1]["minutes"])
-        except (KeyError, TypeError, ValueError):
-            inside = output / CHECKPOINT / METRICS
-            path = inside if inside.exists() else output / METRICS
-            raise ValueError(
-                f"{path} is not a run's metrics: its last row has no whole iteration and "
-                "minutes to continue from"
-            ) from None
-    return rows
-
-
 def check_budget_left(output: Path, budget: Budget) -> None:
     """``ValueError`` if the run in ``output`` has already trained ``budget``.
 
     A resume that could not train one more iteration is refused before any work starts.
     """
-    rows = checked_rows(output)
-    done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+    path = trained_metrics(output)
+    rows = read_metrics(path)
+    try:
+        done, spent = iterations_done(rows), float(rows[-1]["minutes"]) if rows else 0.0
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(
+            f"{path} is not a run's metrics: its last row has no whole iteration and minutes "
+            "to continue from"
+        ) from None
     if budget.share_spent(done, spent) >= 1:
         raise ValueError(
             f"the run in {output} has trained {budget.spent_text(done, spent)} already; "
