@@ -5,11 +5,13 @@ defaults unless given here), once sampling through the PettingZoo environment
 (``engine="env"``) and once through the batched engine (``engine="batched"``), both by
 self-play alone unless ``--greedy-share`` gives the batched path a share of games against
 greedy (which the environment path cannot play). They run in the same process one after the
-other, on one local sampling runner (``env_runners=0``) and torch's threads of ``zoo-games
-train``, as that command runs by default. After one warm-up iteration (numba loading its
-cache, first forward passes), ``--iterations`` whole iterations (sampling and learning) are
-timed, with the objects made before them kept out of the garbage collector's passes, as
-``zoo-games train``'s loop keeps them (``zoo_games.training.heap``; ``--unfrozen`` times them
+other, on one local sampling runner (``env_runners=0``, so that its parts can be timed; the
+overlap of sampling with the update that ``zoo-games train`` does by default on the batched
+engine is measured by ``bench_overlap.py``) and torch's threads of ``zoo-games train``.
+After one warm-up iteration (numba loading its cache, first forward passes),
+``--iterations`` whole iterations (sampling and learning) are timed, with the objects made
+before them kept out of the garbage collector's passes, as ``zoo-games train``'s loop keeps
+them (``zoo_games.training.heap``; ``--unfrozen`` times them
 without, to see what that saves).
 
 Printed per variant and engine: environment steps per second of whole iterations, of sampling
@@ -269,6 +271,7 @@ def main(argv: list[str] | None = None) -> None:
             settings = TrainSettings(
                 variant=label,
                 engine=engine,
+                env_runners=0,  # the runner on the driver, whose calls are timed part by part
                 envs_per_env_runner=args.games if engine == "batched" else args.envs,
                 train_batch_size=args.train_batch_size,
                 minibatch_size=args.minibatch_size,

@@ -265,6 +265,26 @@ def test_bench_training_times_one_engine_alone_and_unfrozen() -> None:
     assert "ms per iteration" in result.stdout and "batched/env" not in result.stdout
 
 
+def test_bench_overlap_times_the_three_ways_against_the_driver() -> None:
+    for module in ("numba", "ray", "torch"):
+        pytest.importorskip(module)
+    result = run(
+        "bench_overlap.py",
+        *("--variants", "senet-kendall-5", "--runs", "1", "--warmup", "1", "--iterations", "2"),
+        *("--train-batch-size", "64", "--minibatch-size", "32"),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("senet")]
+    assert [row[1] for row in rows] == ["driver", "remote", "overlap"]
+    assert rows[0][3] == "1.00x" and all(row[3].endswith("x") for row in rows)
+    assert rows[2][4].endswith("%")  # the learner's wait, overlapped alone
+    assert "load average after" in result.stdout.splitlines()[-1]
+    refused = run("bench_overlap.py", "--runs", "0")
+    assert (
+        refused.returncode == 2 and "--runs: expected a whole number >= 1, got 0" in refused.stderr
+    )
+
+
 def test_bench_training_rejects_bad_arguments_clearly() -> None:
     for module in ("ray", "torch"):
         pytest.importorskip(module)

@@ -136,6 +136,11 @@ TRAIN_MISTAKES = [
     (["--minutes", "nan"], "expected a finite number"),
     (["--iterations", "0"], "must be 1 or more"),
     (["--iterations", "-5"], "must be 1 or more"),
+    (["--minutes", "5", "--iterations", "3"], "--minutes and --iterations are two budgets"),
+    (
+        ["--algorithm", "alphazero", "--minutes", "5", "--iterations", "3"],
+        "--minutes and --iterations are two budgets: give one",
+    ),
     (["--envs-per-runner", "0"], "must be 1 or more"),
     (["--eval-games", "0"], "must be 2 or more"),
     (["--final-eval-games", "1"], "must be 2 or more"),
@@ -213,6 +218,17 @@ def test_a_run_without_the_memory_it_asks_for_is_one_line(capsys, failure) -> No
     assert cli._run_training(run) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("zoo-games train: this machine lacks the memory these settings ask")
+
+
+def test_a_checkpoint_that_cannot_be_read_back_is_one_line(capsys) -> None:
+    from zoo_games.training.checkpoints import UnreadableCheckpoint
+
+    def run() -> None:
+        raise UnreadableCheckpoint("cannot resume from run/checkpoint/replay.npz: it is not ...")
+
+    assert cli._run_training(run) == 1
+    error = capsys.readouterr().err
+    assert error == "zoo-games train: cannot resume from run/checkpoint/replay.npz: it is not ...\n"
 
 
 def test_other_runtime_errors_of_a_run_are_not_taken_for_memory() -> None:

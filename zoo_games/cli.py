@@ -203,6 +203,7 @@ TRAIN_OPTIONS = {
     "output": "output_dir",
     "resume": "resume",
     "engine": "engine",
+    "overlap": "overlap",
     "env_runners": "env_runners",
     "envs_per_runner": "envs_per_env_runner",
     "hidden": "hidden",
@@ -257,6 +258,11 @@ def _train(args: argparse.Namespace) -> int:
     if wrong:
         named = ", ".join("--" + name.replace("_", "-") for name in wrong)
         args.parser.error(f"{named} cannot be used with --algorithm {algorithm}")
+    if "minutes" in args and "iterations" in args:
+        args.parser.error(
+            "--minutes and --iterations are two budgets: give one (--iterations alone counts "
+            "iterations; --minutes alone, or neither, counts minutes)"
+        )
     if "address" in args:
         _authenticate_to_cluster()
     if algorithm == "alphazero":
@@ -296,12 +302,16 @@ def _train_alphazero(args: argparse.Namespace) -> int:
 
 
 def _run_training(run: Callable[[], object]) -> int:
-    """Run a checked training; no cluster to join, or too little memory: one line, exit 1."""
+    """Run a checked training; what stops it early is one line and exit 1.
+
+    No cluster to join, a checkpoint file that cannot be read back, or too little memory.
+    """
+    from zoo_games.training.checkpoints import UnreadableCheckpoint
     from zoo_games.training.cluster import ClusterConnectionError
 
     try:
         run()
-    except ClusterConnectionError as problem:
+    except (ClusterConnectionError, UnreadableCheckpoint) as problem:
         print(f"zoo-games train: {problem}", file=sys.stderr)
         return 1
     except (MemoryError, RuntimeError) as problem:
@@ -411,7 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--algorithm", choices=tuple(ALGORITHM_OPTIONS), help="ppo (default) or alphazero"
     )
     training.add_argument("--minutes", type=positive_number, help="training time budget")
-    training.add_argument("--iterations", type=at_least(1), help="stop after this many instead")
+    training.add_argument(
+        "--iterations", type=at_least(1), help="stop after this many instead (not with --minutes)"
+    )
     training.add_argument(
         "--output",
         type=new_folder,
@@ -510,7 +522,17 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument(
         "--workers", type=at_least(0), help="alphazero: self-play workers on Ray (0: none)"
     )
-    training.add_argument("--env-runners", type=at_least(0), help="ppo: remote sampling workers")
+    training.add_argument(
+        "--overlap",
+        action=argparse.BooleanOptionalAction,
+        help="ppo: remote runners sample the next batch while the learner updates (default: "
+        "on the batched engine unless --env-runners 0)",
+    )
+    training.add_argument(
+        "--env-runners",
+        type=at_least(0),
+        help="ppo: remote sampling workers (default: 1 when overlapping, else 0, the driver)",
+    )
     training.add_argument(
         "--envs-per-runner", type=at_least(1), help="ppo: environments (batched: games) per runner"
     )

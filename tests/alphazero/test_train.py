@@ -21,7 +21,7 @@ from tests.killed_runs import kill_while_checkpointing_then_resume, start_script
 from zoo_games.alphazero import network
 from zoo_games.alphazero.settings import COUNTERS, LEARNER, REPLAY, AlphaZeroSettings
 from zoo_games.alphazero.train import train
-from zoo_games.training.checkpoints import CHECKPOINT
+from zoo_games.training.checkpoints import CHECKPOINT, UnreadableCheckpoint
 from zoo_games.training.learning_rate import decayed
 
 
@@ -115,6 +115,28 @@ def test_a_resume_its_checkpoint_cannot_continue_is_refused(tmp_path, make_scrip
         AlphaZeroSettings(**{**asked, "iterations": 1}).checked()
     with pytest.raises(ValueError, match="already holds a run"):
         AlphaZeroSettings(**{**asked, "resume": False}).checked()
+
+
+@pytest.mark.parametrize(
+    ("damaged", "says"),
+    [
+        (LEARNER, "PytorchStreamReader"),  # torch's reader of a file cut short
+        (REPLAY, "BadZipFile"),
+        (COUNTERS, "JSONDecodeError"),
+    ],
+)
+def test_a_checkpoint_file_that_cannot_be_read_back_is_named(
+    tmp_path, make_scripted_search, damaged, says
+):
+    run = tmp_path / "run"
+    tiny_run(run, make_scripted_search, iterations=1, eval_every=0)
+    path = run / CHECKPOINT / damaged
+    path.write_bytes(path.read_bytes()[:20])  # cut short, as a full disk would leave it
+    settings = AlphaZeroSettings(
+        **{**TINY, "output_dir": str(run), "resume": True, "iterations": 2}
+    )
+    with pytest.raises(UnreadableCheckpoint, match=f"cannot resume from {path}: .*{says}"):
+        train(settings, progress=lambda line: None, make=make_scripted_search)
 
 
 def with_stand_ins(checkpoint: Path) -> None:

@@ -69,6 +69,11 @@ def test_a_number_too_long_for_int_is_a_mistake_too() -> None:
     env.reset(seed=0)
     meaning = menu_of(env.game_state).read("1" * 5000)
     assert isinstance(meaning, Mistake) and "there is no move number 111" in meaning.message
+    # What was typed is repeated back cut short, not in full.
+    assert f"there is no move number {'1' * 37}...:" in meaning.message
+    assert len(meaning.message) < 400
+    long_word = menu_of(env.game_state).read("x" * 5000)
+    assert isinstance(long_word, Mistake) and f"unknown entry '{'x' * 37}...'" in long_word.message
 
 
 def test_ranges_of_numbers() -> None:

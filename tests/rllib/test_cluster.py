@@ -23,10 +23,12 @@ pytest.importorskip("torch")
 
 def test_train_joins_a_cluster_on_loopback_and_fails_clearly_without_one(tmp_path):
     environment = cluster_environment(tmp_path)
-    # One remote runner, on the batched engine (the default): it steps an engine of its own.
+    # Two remote runners on the batched engine, each stepping an engine of its own, overlapped
+    # with the update (the default): the second iteration trains what they sampled during the
+    # first.
     train = [sys.executable, "-m", "zoo_games.cli", "train", "santorini-fixed"]
-    train += ["--iterations", "1", "--eval-every", "0", "--final-eval-games", "2"]
-    train += ["--engine", "batched", "--env-runners", "1", "--envs-per-runner", "64"]
+    train += ["--iterations", "2", "--eval-every", "0", "--final-eval-games", "2"]
+    train += ["--engine", "batched", "--env-runners", "2", "--envs-per-runner", "64"]
     with ray_head(environment) as port:
         joined = subprocess.run(
             [*train, "--output", str(tmp_path / "run"), "--address", f"127.0.0.1:{port}"],

@@ -47,6 +47,9 @@ def tiny(label: str, tmp_path, **overrides) -> TrainSettings:
         variant=label,
         output_dir=str(tmp_path / label),
         iterations=2,
+        # Sampled on the driver, in turn with the update: a remote runner costs each run
+        # seconds to start (tests/rllib/test_overlap.py runs the overlapped default).
+        env_runners=0,
         envs_per_env_runner=2,
         hidden=[32],
         train_batch_size=256,

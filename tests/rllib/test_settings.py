@@ -33,6 +33,7 @@ from zoo_games.training.budget import Budget
         # a Ray of the run's own has a slot per core: runners beyond them would wait for ever
         ({"env_runners": 10**6}, "env_runners 1000000 is more than this machine's"),
         ({"eval_every": -1}, "eval_every must be 0 or more"),
+        ({"overlap": True, "env_runners": 0}, "overlap needs remote runners to sample while"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"resume": True}, "nothing to resume"),
         ({"engine": "gpu"}, "unknown engine 'gpu': choose one of batched, env"),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from zoo_games.cli import main
-from zoo_games.web.server import exposure_warning, is_loopback
+from zoo_games.web.server import exposure_warning, is_loopback, listening_problem
 
 
 @pytest.mark.parametrize(
@@ -45,3 +47,23 @@ def test_other_hosts_get_a_warning(host: str) -> None:
     warning = exposure_warning(host, 8000)
     assert warning is not None and f"{host}:8000" in warning
     assert "anyone who reaches this port can start games and spend this machine's CPU" in warning
+
+
+def test_a_port_in_use_gets_one_line_before_the_server_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # listening, as another server would
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    error = capsys.readouterr().err
+    assert error == (
+        f"zoo-games serve: port {port} on 127.0.0.1 is in use by another program: stop it, "
+        "or serve on another port with --port\n"
+    )
+    assert listening_problem("127.0.0.1", port) is None  # free again once it is closed
+
+
+def test_a_host_this_machine_is_not_gets_one_line() -> None:
+    # 192.0.2.1 is reserved for documentation: no machine has it.
+    problem = listening_problem("192.0.2.1", 8000)
+    assert problem == "cannot serve on 192.0.2.1:8000: Cannot assign requested address"

@@ -55,6 +55,7 @@ from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
     SETTINGS,
+    UnreadableCheckpoint,
     iterations_done,
     save,
     trained_rows,
@@ -181,12 +182,28 @@ class Run:
         self.network(trained).save(folder)
 
     def read_checkpoint(self, folder: Path) -> None:
-        """Continue from what :meth:`write_checkpoint` wrote into ``folder``."""
-        self.learner.load_state_dict(torch.load(folder / LEARNER, weights_only=True))
-        self.buffer.load(folder / REPLAY)
-        counters = json.loads((folder / COUNTERS).read_text())
-        self.rng.bit_generator.state = counters.pop("rng")
-        self.counters = Counters(**counters)
+        """Continue from what :meth:`write_checkpoint` wrote into ``folder``.
+
+        A file that cannot be read back (cut short, or not what this version writes) raises
+        :class:`~zoo_games.training.checkpoints.UnreadableCheckpoint` naming it.
+        """
+        reading = folder / LEARNER
+        try:
+            self.learner.load_state_dict(torch.load(reading, weights_only=True))
+            reading = folder / REPLAY
+            self.buffer.load(reading)
+            reading = folder / COUNTERS
+            counters = json.loads(reading.read_text())
+            self.rng.bit_generator.state = counters.pop("rng")
+            self.counters = Counters(**counters)
+        except MemoryError:
+            raise
+        except Exception as error:  # torch, numpy and json each fail in their own way
+            first_line = (str(error).strip().splitlines() or [""])[0]
+            raise UnreadableCheckpoint(
+                f"cannot resume from {reading}: it is not what an alphazero run of these "
+                f"settings writes ({type(error).__name__}: {first_line})"
+            ) from error
 
 
 def train(

@@ -140,8 +140,9 @@ class MoveMenu:
         entry = normalise(text)
         if not entry:
             return Mistake(f"empty entry: {self.allowed()}")
+        shown = _echoed(text)
         if SIGNED_NUMBER.fullmatch(text.strip()):  # normalise() would read "-1" as "1"
-            return Mistake(f"there is no move number {text.strip()}: {self.allowed()}")
+            return Mistake(f"there is no move number {shown}: {self.allowed()}")
         if entry in COMMANDS:
             return Command(entry)
         if entry in self._by_name:
@@ -149,12 +150,21 @@ class MoveMenu:
         number = _number(entry) if entry.isdecimal() else -1
         if number in self._by_number:
             return Move(self._by_number[number])
-        shown = text.strip()
         if self._language.is_move_syntax(entry):
             return Mistake(f"{shown!r} is not a legal move now: {self.allowed()}")
         if entry.isdecimal():
             return Mistake(f"there is no move number {shown}: {self.allowed()}")
         return Mistake(f"unknown entry {shown!r}: {self.allowed()}")
+
+
+#: The most characters of a typed entry that a mistake repeats back.
+ECHOED = 40
+
+
+def _echoed(text: str) -> str:
+    """``text`` as a mistake repeats it: stripped, and cut to ``ECHOED`` characters."""
+    shown = text.strip()
+    return shown if len(shown) <= ECHOED else shown[: ECHOED - 3] + "..."
 
 
 def _number(digits: str) -> int:

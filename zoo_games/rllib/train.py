@@ -43,6 +43,7 @@ from zoo_games.rllib.env import (
     TurnBasedMultiAgentEnv,
 )
 from zoo_games.rllib.module import MaskedActorCritic
+from zoo_games.rllib.overlapped_ppo import OverlappedPPO
 from zoo_games.rllib.policies import module_folder, policy_ids, policy_mapping
 from zoo_games.rllib.policy_agent import ModuleAgent
 from zoo_games.rllib.ppo_batch import PPOBatch
@@ -68,6 +69,7 @@ from zoo_games.training.checks import (
     check_seed,
     check_share,
     check_sparring_shares,
+    usable_cores,
 )
 from zoo_games.training.cluster import start_ray
 from zoo_games.training.evaluation import (
@@ -137,7 +139,12 @@ class TrainSettings:
     #: ``"batched"`` (the batched engine's kernels, :mod:`zoo_games.rllib.batched_runner`) or
     #: ``"env"`` (the PettingZoo environment); ``None``: batched when numba is installed.
     engine: str | None = None
-    env_runners: int = 0
+    #: Sample the next batch on the remote runners while the learner updates on this one
+    #: (:mod:`zoo_games.rllib.overlapped_ppo`): each batch is one update old when trained on.
+    #: ``None``: on the batched engine unless ``env_runners`` is 0 or the machine has one core.
+    overlap: bool | None = None
+    #: Remote sampling runners (0: the driver samples); ``None``: 1 when overlapping, else 0.
+    env_runners: int | None = None
     #: Games each sampling runner plays at once; ``None``: ``ENVIRONMENTS_PER_RUNNER[engine]``.
     envs_per_env_runner: int | None = None
     # Two layers of 128: with sampling at the batched engine's speed the learner is most of
@@ -195,7 +202,8 @@ class TrainSettings:
 
         Refused: an unknown variant or engine (or the batched engine without numba); a budget
         that trains nothing (minutes or iterations of 0 or less); counts below what they mean
-        (``env_runners < 0``, no environment per runner); evaluation games that cannot alternate
+        (``env_runners < 0``, no environment per runner); overlapping without remote runners
+        (``overlap`` with ``env_runners`` of 0); evaluation games that cannot alternate
         seats, or unknown opponents; a share of games against greedy or random play outside 0-1,
         shares adding up to more than 1, or any above 0 off the batched engine; resuming a run
         that has no checkpoint, or one whose budget is spent, or whose checkpoint these settings
@@ -210,6 +218,7 @@ class TrainSettings:
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
+        overlap, env_runners = overlapping(self)
         share, random_share, epochs = self.greedy_share, self.random_share, self.epochs
         final_fraction = self.final_lr_fraction
         if engine not in ENGINES:
@@ -234,8 +243,13 @@ class TrainSettings:
             value = getattr(self, name)
             if value is not None and value < minimum:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        if self.overlap and self.env_runners == 0:
+            raise ValueError(
+                "overlap needs remote runners to sample while the learner updates: ask for "
+                "env_runners of 1 or more, or do not overlap"
+            )
         check_seed(self.seed)
-        check_local_actors("env_runners", self.env_runners, self.address)
+        check_local_actors("env_runners", env_runners, self.address)
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         if self.final_lr_fraction is not None:
@@ -286,6 +300,8 @@ class TrainSettings:
             self,
             output_dir=str(output),
             engine=engine,
+            overlap=overlap,
+            env_runners=env_runners,
             envs_per_env_runner=environments,
             eval_every=eval_every,
             greedy_share=share,
@@ -382,6 +398,26 @@ def sampling(settings: TrainSettings) -> tuple[str, int]:
     return engine, environments
 
 
+def overlapping(settings: TrainSettings) -> tuple[bool, int]:
+    """Whether these settings overlap sampling with the update, and their remote runners.
+
+    Unset, runners overlap on the batched engine (where sampling and the update each take
+    about half of an iteration) unless ``env_runners`` is 0, which asks for sampling on the
+    driver, or the run starts a Ray of its own on a machine of one core, where the runner and
+    the learner would only take turns at it. Overlapping needs a remote runner, one unless
+    ``env_runners`` says more.
+    """
+    engine, _ = sampling(settings)
+    overlap = settings.overlap
+    if overlap is None:
+        spare_core = settings.address is not None or usable_cores() > 1
+        overlap = engine == "batched" and settings.env_runners != 0 and spare_core
+    env_runners = settings.env_runners
+    if env_runners is None:
+        env_runners = 1 if overlap else 0
+    return overlap, env_runners
+
+
 def greedy_share(share: float | None, engine: str) -> float:
     """The share of games against greedy: ``share``, or the engine's default if it is unset."""
     return GREEDY_SHARE.get(engine, 0.0) if share is None else share
@@ -391,8 +427,16 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     """PPO on the new API stack, masked module, self-play."""
     find_variant(settings.variant)  # fail early, with the list of variants, on a typo
     engine, environments = sampling(settings)
+    overlap, env_runners = overlapping(settings)
     environment: dict[str, Any] = {"variant": settings.variant, "shaping": settings.shaping}
-    runners: dict[str, Any] = {"num_env_runners": settings.env_runners}
+    runners: dict[str, Any] = {
+        "num_env_runners": env_runners,
+        # Our connectors hold no state (no observation filter), so there is nothing to merge
+        # across runners after an iteration; gathering it would also wait for an overlapped
+        # sample still in flight.
+        "merge_env_runner_states": False,
+        "broadcast_env_runner_states": False,
+    }
     if engine == "batched":
         from zoo_games.rllib.batched_runner import BatchedEnvRunner
 
@@ -409,7 +453,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     )
     policies = policy_ids(settings.shared_policy)
     return (
-        PPOConfig()
+        PPOConfig(algo_class=OverlappedPPO if overlap else None)
         .environment(
             ENV_NAME,
             env_config=environment,
@@ -442,6 +486,10 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
             add_default_connectors_to_learner_pipeline=False,
         )
         .debugging(seed=settings.seed)
+        # OverlappedPPO calls its runners itself, not through RLlib's fault-tolerant manager:
+        # a runner that fails ends the run (its checkpoint resumes it), and Ray is not asked
+        # to restart runners in the middle of a sample nobody would collect.
+        .fault_tolerance(restart_failed_env_runners=not overlap)
     )
 
 

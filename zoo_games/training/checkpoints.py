@@ -34,6 +34,14 @@ RUN = "run.json"
 SETTINGS = "settings.txt"
 
 
+class UnreadableCheckpoint(Exception):
+    """A checkpoint whose files are all there, but one of them cannot be read back.
+
+    Found only when a resume loads it (its files are checked for before any work, not read
+    twice); the command reports it in one line.
+    """
+
+
 def _parts(output: Path) -> tuple[Path, Path, Path]:
     current = output / CHECKPOINT
     return current, current.with_name(CHECKPOINT + ".new"), current.with_name(CHECKPOINT + ".old")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
 import sys
 
 from zoo_games.web.settings import ServerSettings
@@ -31,12 +33,42 @@ def exposure_warning(host: str, port: int) -> str | None:
     )
 
 
+def listening_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port``; ``None`` if it can.
+
+    Tried by binding a socket as uvicorn will (``SO_REUSEADDR``, so a port left waiting by a
+    server that just stopped is no problem) and closing it at once, so that a port in use
+    says so in one line before anything starts, instead of uvicorn's log line and exit 3.
+    """
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        return f"cannot serve on {host}: {error.strerror}"
+    family, kind, protocol, _, address = addresses[0]
+    try:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return (
+                f"port {port} on {host} is in use by another program: "
+                "stop it, or serve on another port with --port"
+            )
+        return f"cannot serve on {host}:{port}: {error.strerror}"
+    return None
+
+
 def serve(host: str, port: int, settings: ServerSettings) -> int:
-    """Serve the app until Ctrl-C; return the exit code."""
+    """Serve the app until Ctrl-C; return the exit code (1: it could not listen)."""
     import uvicorn
 
     from zoo_games.web.app import create_app
 
+    problem = listening_problem(host, port)
+    if problem:
+        print(f"zoo-games serve: {problem}", file=sys.stderr)
+        return 1
     warning = exposure_warning(host, port)
     if warning:
         print(warning, file=sys.stderr)
