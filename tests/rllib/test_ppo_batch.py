@@ -92,6 +92,7 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
         variant="senet-kendall-5",
         engine=engine,
         shared_policy=shared_policy,
+        env_runners=0,  # the driver's runner samples, so that the test can call it
         envs_per_env_runner=8,
         train_batch_size=600,
         minibatch_size=300,
