@@ -52,6 +52,8 @@ def test_other_hosts_get_a_warning(host: str) -> None:
 def test_a_port_in_use_gets_one_line_before_the_server_starts(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    for module in ("starlette", "uvicorn"):  # without the web extra, serve stops before
+        pytest.importorskip(module)
     with socket.create_server(("127.0.0.1", 0)) as taken:  # listening, as another server would
         port = taken.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 1
