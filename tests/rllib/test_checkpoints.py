@@ -282,6 +282,8 @@ def test_a_run_from_before_run_json_is_checked_against_its_settings_file(tmp_pat
         output_dir=str(run), resume=True, variant="togyz-kumalak", hidden=[256, 256]
     ).checked()
     assert settings.engine == "env"  # such a run sampled through the environment
+    # and, on it, on the driver: the overlap is decided on the engine the run resumes with
+    assert (settings.overlap, settings.env_runners) == (False, 0)
 
 
 def test_an_older_runs_shaping_flag_counts_as_it_applied(tmp_path):

@@ -218,7 +218,6 @@ class TrainSettings:
         """
         find_variant(self.variant)
         engine, environments = sampling(self)
-        overlap, env_runners = overlapping(self)
         share, random_share, epochs = self.greedy_share, self.random_share, self.epochs
         final_fraction = self.final_lr_fraction
         if engine not in ENGINES:
@@ -249,7 +248,6 @@ class TrainSettings:
                 "env_runners of 1 or more, or do not overlap"
             )
         check_seed(self.seed)
-        check_local_actors("env_runners", env_runners, self.address)
         check_hidden(self.hidden)
         check_positive("lr", self.lr)
         if self.final_lr_fraction is not None:
@@ -283,6 +281,9 @@ class TrainSettings:
             check_budget_left(output, self.budget)
         else:
             output = new_run_folder(output, chosen=self.output_dir is not None)
+        # Decided on the engine the run samples with: a resume may have taken the run's own.
+        overlap, env_runners = overlapping(self, engine)
+        check_local_actors("env_runners", env_runners, self.address)
         share, random_share = greedy_share(share, engine), random_share or 0.0
         for name, value in (("greedy_share", share), ("random_share", random_share)):
             if value and engine != "batched":
@@ -398,8 +399,8 @@ def sampling(settings: TrainSettings) -> tuple[str, int]:
     return engine, environments
 
 
-def overlapping(settings: TrainSettings) -> tuple[bool, int]:
-    """Whether these settings overlap sampling with the update, and their remote runners.
+def overlapping(settings: TrainSettings, engine: str) -> tuple[bool, int]:
+    """Whether these settings overlap sampling with the update on ``engine``; their runners.
 
     Unset, runners overlap on the batched engine (where sampling and the update each take
     about half of an iteration) unless ``env_runners`` is 0, which asks for sampling on the
@@ -407,7 +408,6 @@ def overlapping(settings: TrainSettings) -> tuple[bool, int]:
     the learner would only take turns at it. Overlapping needs a remote runner, one unless
     ``env_runners`` says more.
     """
-    engine, _ = sampling(settings)
     overlap = settings.overlap
     if overlap is None:
         spare_core = settings.address is not None or usable_cores() > 1
@@ -427,7 +427,7 @@ def ppo_config(settings: TrainSettings) -> PPOConfig:
     """PPO on the new API stack, masked module, self-play."""
     find_variant(settings.variant)  # fail early, with the list of variants, on a typo
     engine, environments = sampling(settings)
-    overlap, env_runners = overlapping(settings)
+    overlap, env_runners = overlapping(settings, engine)
     environment: dict[str, Any] = {"variant": settings.variant, "shaping": settings.shaping}
     runners: dict[str, Any] = {
         "num_env_runners": env_runners,
