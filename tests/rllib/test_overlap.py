@@ -23,6 +23,8 @@ if not os.environ.get("CI"):
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME, TIMERS
 
 import zoo_games.rllib.train
+from tests.rllib.tiny import TRAIN_BATCH
+from tests.rllib.tiny import tiny as tiny_settings
 from zoo_games import agents
 from zoo_games.arena import run_arena
 from zoo_games.rllib.overlapped_ppo import WAITED_FOR_SAMPLES, OverlappedPPO
@@ -31,25 +33,11 @@ from zoo_games.rllib.train import TrainSettings, ppo_config, train
 
 pytestmark = pytest.mark.usefixtures("local_ray")
 
-BATCH = 256
-
 
 def tiny(tmp_path, **overrides) -> TrainSettings:
-    settings = dict(
-        variant="senet-kendall-5",
-        output_dir=str(tmp_path / "run"),
-        iterations=2,
-        envs_per_env_runner=2,
-        hidden=[32],
-        train_batch_size=BATCH,
-        minibatch_size=64,
-        eval_every=1,
-        eval_games=4,
-        final_eval_games=4,
-        eval_opponents=("random",),
-    )
-    settings.update(overrides)
-    return TrainSettings(**settings)
+    """The tiny run of Kendall in ``tmp_path / "run"``, sampled as the defaults sample."""
+    changes = {"env_runners": None, "output_dir": str(tmp_path / "run"), **overrides}
+    return tiny_settings("senet-kendall-5", tmp_path, **changes)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +72,7 @@ def test_a_machine_of_one_core_samples_on_the_driver_unless_told_otherwise(tmp_p
     assert (settings.overlap, settings.env_runners) == (True, 1)
     # A cluster's cores are its own: the machine of the driver does not decide.
     clustered = tiny(tmp_path, address="127.0.0.1:1", output_dir=str(tmp_path / "cluster"))
-    assert zoo_games.rllib.train.overlapping(clustered) == (True, 1)
+    assert zoo_games.rllib.train.overlapping(clustered, "batched") == (True, 1)
 
 
 def module_weights(state: dict) -> dict[str, np.ndarray]:
@@ -113,7 +101,7 @@ def test_each_batch_is_one_update_old_and_evaluations_play_the_latest_weights(
             result = algo.train()
             runners = result[ENV_RUNNER_RESULTS]
             seen.append(runners["weights_seq_no"])
-            assert runners[NUM_ENV_STEPS_SAMPLED_LIFETIME] == iteration * BATCH
+            assert runners[NUM_ENV_STEPS_SAMPLED_LIFETIME] == iteration * TRAIN_BATCH
             if overlap:  # the learner's wait for the runner is timed, per iteration
                 assert result[TIMERS][WAITED_FOR_SAMPLES] >= 0
             for module_id in policy_ids(shared_policy):
@@ -144,7 +132,7 @@ def test_a_run_resumes_overlapped_or_in_turn_and_plays_as_the_rllib_agent(tmp_pa
         rows = list(csv.DictReader(handle))
     assert [row["iteration"] for row in rows] == ["0", "1", "2", "3"]
     # Steps count what was trained: a sample in flight when a run stopped is not.
-    assert [float(row["env_steps"]) for row in rows[1:]] == [k * BATCH for k in (1, 2, 3)]
+    assert [float(row["env_steps"]) for row in rows[1:]] == [k * TRAIN_BATCH for k in (1, 2, 3)]
     player = agents.make("rllib", checkpoint=str(run))
     result = run_arena(settings.variant, {"trained": player, "random": "random"}, games=2, seed=0)
     assert result.pairing("trained", "random").games == 2

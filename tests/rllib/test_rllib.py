@@ -21,13 +21,14 @@ import gymnasium as gym
 import torch
 from ray.rllib.core.columns import Columns
 
+from tests.rllib.tiny import tiny
 from zoo_games.arena import run_arena
 from zoo_games.catalog import find_variant, variants
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.policy_agent import ModuleAgent, masked_logits
-from zoo_games.rllib.train import TrainSettings, _train_iteration, ppo_config, train
+from zoo_games.rllib.train import _train_iteration, ppo_config, train
 from zoo_games.training.evaluation import evaluate_against, win_rate_column
 from zoo_games.training.learning_rate import decayed
 from zoo_games.training.plot import plot_learning_curve
@@ -40,29 +41,6 @@ GAME_VARIANTS = list(_FIRST_VARIANTS.values())
 
 
 pytestmark = pytest.mark.usefixtures("local_ray")
-
-
-def tiny(label: str, tmp_path, **overrides) -> TrainSettings:
-    settings = dict(
-        variant=label,
-        output_dir=str(tmp_path / label),
-        iterations=2,
-        # Sampled on the driver, in turn with the update: a remote runner costs each run
-        # seconds to start (tests/rllib/test_overlap.py runs the overlapped default).
-        env_runners=0,
-        envs_per_env_runner=2,
-        hidden=[32],
-        train_batch_size=256,
-        minibatch_size=64,
-        epochs=1,
-        eval_every=1,
-        eval_games=4,
-        final_eval_games=4,
-        # Random play alone: the tests check that evaluation runs, not how strong a tiny run is.
-        eval_opponents=("random",),
-    )
-    settings.update(overrides)
-    return TrainSettings(**settings)
 
 
 @pytest.mark.parametrize("shaping", [False, True], ids=["plain", "shaped"])
