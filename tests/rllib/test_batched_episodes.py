@@ -39,11 +39,17 @@ from zoo_games.catalog import variants
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.batched_episodes import EpisodeBuilder, Rollout
 from zoo_games.rllib.batched_games import SelfPlayGames
+from zoo_games.rllib.chunks import ModuleChunks
 from zoo_games.rllib.env import TurnBasedMultiAgentEnv
 
 GAMES = 6
 ROLLOUT_STEPS = 7
 LABELS = [variant.label for variant in variants()]
+
+
+#: (label, seed) -> per rollout of ``play_batched``: the episodes built, the same chunks as
+#: arrays from a twin builder, and the games the twin saw end.
+PLAYED: dict[tuple[str, int], list] = {}
 
 
 def shared(agent, episode=None, **kwargs):
@@ -84,6 +90,15 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
     movers_of: list[list[int]] = [[] for _ in range(GAMES)]
     throws_of: list[list[int]] = [[throw] for throw in throws_now()]
     chunks: list[MultiAgentEpisode] = []
+    # A second builder given the same rollouts hands them out as arrays.
+    twin = EpisodeBuilder(
+        GAMES,
+        {agent: env.get_observation_space(agent) for agent in AGENTS},
+        {agent: env.get_action_space(agent) for agent in AGENTS},
+        shared,
+        opponent_seat=games.sparring_seat,
+    )
+    PLAYED[label, seed] = []
     finished = np.zeros(GAMES, dtype=np.int64)
     while finished.min() < 2:
         rollout = Rollout(ROLLOUT_STEPS, GAMES, games.observation, games.action_mask.shape[1])
@@ -105,7 +120,9 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
             finished += step.terminated
             rollout.record(t, actions, outputs, step)
         rollout.observe(ROLLOUT_STEPS, games.observation, games.action_mask, games.current_player)
-        chunks.extend(builder.build(rollout))
+        built = builder.build(rollout)
+        chunks.extend(built)
+        PLAYED[label, seed].append((built, twin.build_arrays(rollout), twin.finished_games()))
     return chunks, actions_of, movers_of, throws_of, games.sparring_seat.tolist()
 
 
@@ -252,3 +269,47 @@ def compare_with_the_environment(label: str, shares: dict[str, float]):
             assert not observations["action_mask"][-1].any()  # nothing to play at the end
         compared += 1
     return built, compared, enders, extra_turns
+
+
+@pytest.mark.parametrize("shares", [{}, {"greedy_share": 0.5}], ids=["self-play", "greedy"])
+@pytest.mark.parametrize("label", ["senet-kendall-5", "togyz-kumalak", "santorini-fixed"])
+def test_the_arrays_hold_the_episodes_chunks_and_the_finished_games_their_totals(label, shares):
+    seed = LABELS.index(label)
+    chunks, *_ = play_batched(label, seed, shares)
+    ended = [game for _, _, games in PLAYED[label, seed] for game in games]
+    assert len(ended) == sum(episode.is_terminated for episode in chunks) >= 2 * GAMES
+    for episodes, arrays, _ in PLAYED[label, seed]:
+        singles = [s for episode in episodes for s in episode.agent_episodes.values()]
+        assert arrays.env_steps() == len(arrays) == ROLLOUT_STEPS * GAMES
+        if not singles:
+            assert not arrays.modules
+            continue
+        expected = ModuleChunks.of_episodes(singles)
+        (got,) = arrays.modules.values()
+        for key, seen in expected.observations.items():
+            np.testing.assert_array_equal(got.observations[key], seen)
+        np.testing.assert_array_equal(got.actions, expected.actions)
+        np.testing.assert_array_equal(got.rewards, expected.rewards)
+        for name, value in expected.outputs.items():
+            np.testing.assert_array_equal(got.outputs[name], value)
+        np.testing.assert_array_equal(got.lengths, expected.lengths)
+        np.testing.assert_array_equal(got.terminated, expected.terminated)
+    # Each finished game's totals are those of its stitched chunks, in the order they ended.
+    by_game: dict[str, list[MultiAgentEpisode]] = {}
+    order = []
+    for episode in chunks:
+        by_game.setdefault(episode.id_, []).append(episode)
+        if episode.is_terminated:
+            order.append(episode.id_)
+    for game, game_id in zip(ended, order, strict=True):
+        parts = by_game[game_id]
+        # Its steps: the last chunk's env_t (a chunk in which no seat finished an action
+        # is handed out by neither form, so the chunks' lengths may sum to fewer).
+        assert game.length == parts[-1].env_t >= sum(len(part) for part in parts)
+        seats = {agent for part in parts for agent in part.agent_episodes}
+        assert set(game.returns) == set(game.agent_steps) == seats
+        for agent in seats:
+            pieces = [part.agent_episodes[agent] for part in parts if agent in part.agent_episodes]
+            assert game.returns[agent] == pytest.approx(sum(p.get_return() for p in pieces))
+            assert game.agent_steps[agent] == sum(len(p) for p in pieces)
+        assert game.seconds >= 0

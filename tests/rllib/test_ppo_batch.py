@@ -1,6 +1,6 @@
 """PPO's train batch built whole (:mod:`zoo_games.rllib.ppo_batch`): GAE worked out by hand,
 against RLlib's own recursion, and the batch against RLlib's default learner pipeline on
-episodes both engines sampled.
+episodes both engines sampled, and the steps it leaves out (those with one legal action).
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ if not os.environ.get("CI"):
 
 import torch
 from ray.rllib.core.columns import Columns
+from ray.rllib.env.single_agent_episode import SingleAgentEpisode
 from ray.rllib.evaluation.postprocessing import Postprocessing
 from ray.rllib.utils.postprocessing.value_predictions import compute_value_targets
 
+from zoo_games.catalog import find_variant
+from zoo_games.rllib.module import MaskedActorCritic
 from zoo_games.rllib.ppo_batch import PPOBatch, advantages
 from zoo_games.rllib.train import TrainSettings, ppo_config
 
@@ -123,7 +126,11 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
         algo.stop()
     assert set(ours) == set(theirs) == set(learner.module.keys())
     for module_id, batch in ours.items():
+        # Ours keeps the real steps that were choices: more than one legal action.
         real = theirs[module_id][Columns.LOSS_MASK].numpy().astype(bool)
+        legal = theirs[module_id][Columns.OBS]["action_mask"].numpy().sum(axis=1)
+        assert (legal[real] == 1).any() and (legal[real] > 1).any()
+        real &= legal > 1
         assert len(batch[Columns.ACTIONS]) == real.sum() > 0
         assert Columns.LOSS_MASK not in batch
         for column in (Columns.ACTIONS, Columns.ACTION_LOGP, Columns.ACTION_DIST_INPUTS):
@@ -148,3 +155,71 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
             rtol=1e-4,
             atol=1e-4,
         )
+
+
+def _chunk(masks: list[list[int]], rewards: list[float]) -> SingleAgentEpisode:
+    """A finished game's chunk of ``len(masks)`` Senet steps, with the masks given."""
+    env = find_variant("senet-kendall-5").raw_env()
+    space = env.observation_space("player_0")
+    width = space["action_mask"].shape[0]
+    observation = np.zeros(space["observation"].shape, dtype=space["observation"].dtype)
+    action_masks = np.zeros((len(masks) + 1, width), dtype=np.int8)
+    for step, legal in enumerate(masks):
+        action_masks[step, legal] = 1
+    actions = np.array([legal[0] for legal in masks])
+    return SingleAgentEpisode(
+        observations={
+            "observation": np.stack([observation + step for step in range(len(masks) + 1)]),
+            "action_mask": action_masks,
+        },
+        infos=[{} for _ in range(len(masks) + 1)],
+        actions=actions,
+        rewards=np.array(rewards),
+        extra_model_outputs={
+            Columns.ACTION_LOGP: np.zeros(len(masks), dtype=np.float32),
+            Columns.ACTION_DIST_INPUTS: np.zeros((len(masks), width), dtype=np.float32),
+        },
+        terminated=True,
+        len_lookback_buffer=0,
+        module_id="shared",
+    )
+
+
+def test_steps_with_one_legal_action_are_left_out_of_the_batch_but_not_out_of_gae():
+    env = find_variant("senet-kendall-5").raw_env()
+    module = MaskedActorCritic(
+        observation_space=env.observation_space("player_0"),
+        action_space=env.action_space("player_0"),
+        model_config={"hidden": [8]},
+    )
+    # Steps 1 and 3 had one legal action each; the game is won on step 3.
+    chunk = _chunk([[3, 7], [5], [1, 2, 9], [50]], [0.0, 0.0, 0.0, 1.0])
+    batch = PPOBatch(gamma=1.0, lambda_=1.0)(
+        rl_module={"shared": module}, batch={}, episodes=[chunk]
+    )["shared"]
+    np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [3, 1])
+    np.testing.assert_array_equal(batch[Columns.OBS]["observation"][:, 0].numpy(), [0, 2])
+    # With gamma and lambda 1 a value target is the game's return, through the forced steps.
+    np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [1.0, 1.0])
+    # The kept advantages are those of the whole chain, standardized over the kept steps.
+    with torch.no_grad():
+        values = module.compute_values({Columns.OBS: batch[Columns.OBS]}).numpy()
+    raw = 1.0 - values
+    np.testing.assert_allclose(
+        batch[Postprocessing.ADVANTAGES].numpy(), (raw - raw.mean()) / raw.std(), atol=1e-5
+    )
+
+
+def test_a_batch_of_forced_steps_alone_keeps_them():
+    env = find_variant("senet-kendall-5").raw_env()
+    module = MaskedActorCritic(
+        observation_space=env.observation_space("player_0"),
+        action_space=env.action_space("player_0"),
+        model_config={"hidden": [8]},
+    )
+    chunk = _chunk([[5], [50]], [0.0, -1.0])
+    batch = PPOBatch(gamma=1.0, lambda_=1.0)(
+        rl_module={"shared": module}, batch={}, episodes=[chunk]
+    )["shared"]
+    np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [5, 50])
+    np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [-1.0, -1.0])

@@ -1,12 +1,17 @@
-"""RLlib episodes built from a rollout of the batched engine, a whole array at a time.
+"""Episode chunks built from a rollout of the batched engine, a whole array at a time.
 
 RLlib's own runner adds every step to a ``MultiAgentEpisode`` (``add_env_step``: dictionaries,
 buffers and checks per agent and step), which costs more than the batched engine's step of a
 whole batch. Here a rollout is first recorded as arrays, ``(steps, games, ...)``
 (:class:`Rollout`), and :class:`EpisodeBuilder` then cuts each game's column into episode
 chunks: per game and seat it finds the seat's decisions with one comparison, gathers their
-observations, actions and model outputs with fancy indexing, and makes one
-``SingleAgentEpisode`` from the arrays. The Python work is per chunk, not per step.
+observations, actions and model outputs with fancy indexing, and keeps them as arrays
+(:class:`SeatChunk`). The Python work is per chunk, not per step. The chunks are then handed
+out in one of two forms: RLlib's ``MultiAgentEpisode`` objects (:meth:`EpisodeBuilder.build`,
+what an EnvRunner's ``sample`` returns), or arrays per module
+(:meth:`EpisodeBuilder.build_arrays`, a :class:`~zoo_games.rllib.chunks.ChunkBatch`), which
+is what the overlapped learner asks its remote runners for: it crosses between processes at
+the cost of its arrays alone.
 
 The chunks hold what the environment path's (:class:`~zoo_games.rllib.env.TurnBasedMultiAgentEnv`
 through RLlib's ``MultiAgentEpisode``) hold, step for step:
@@ -25,10 +30,15 @@ A seat played by a fixed opponent (``opponent_seat``, the runner's sparring part
 chunks: its moves are part of the game the other seat plays, as an opponent's are in a
 single-agent environment, and the other seat's rewards are those it is handed with its own
 observations.
+
+The builder also totals every game as it goes (its steps, and each seat's steps and return)
+and hands out a :class:`FinishedGame` for each game that ended, which the runner logs as
+RLlib's runner logs a finished episode.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,9 +52,7 @@ from ray.rllib.env.single_agent_episode import SingleAgentEpisode
 
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.batched_games import Step
-
-#: The model outputs each decision keeps, as RLlib's runner keeps them for PPO.
-MODEL_OUTPUTS = (Columns.ACTION_LOGP, Columns.ACTION_DIST_INPUTS)
+from zoo_games.rllib.chunks import MODEL_OUTPUTS, ChunkBatch, ModuleChunks
 
 
 class Rollout:
@@ -141,13 +149,59 @@ class _Game:
     seat_steps: list[int] = field(default_factory=lambda: [0, 0])
     #: Each seat's decision still waiting for its next observation (at most one).
     waiting: list[_Decisions | None] = field(default_factory=lambda: [None, None])
+    #: Each seat's rewards handed out so far.
+    returns: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    started: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class SeatChunk:
+    """One seat's part of one game chunk."""
+
+    seat: int
+    #: The seat's observations and masks, its final ones last (one more than its actions).
+    observations: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    outputs: dict[str, np.ndarray]
+    #: Each action's reward, delivered with the seat's next observation.
+    rewards: np.ndarray
+    #: The seat's transitions before this chunk, and its id across the game's chunks.
+    t_started: int
+    seat_id: str
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+
+@dataclass
+class GameChunk:
+    """One game's steps ``env_t_started:env_t``, and the chunk of each seat that acted."""
+
+    game_id: str
+    env_t_started: int
+    env_t: int
+    terminated: bool
+    seats: list[SeatChunk]
+
+
+@dataclass
+class FinishedGame:
+    """A game that ended, totalled over its chunks, for the runner's episode metrics."""
+
+    length: int
+    #: The return and the steps of each seat that made chunks (not a sparring partner's).
+    returns: dict[str, float]
+    agent_steps: dict[str, int]
+    seconds: float
 
 
 class EpisodeBuilder:
-    """Turns rollouts of ``games`` games into ``MultiAgentEpisode`` chunks, game by game.
+    """Cuts rollouts of ``games`` games into chunks, game by game.
 
     ``opponent_seat[g]`` is the seat of game ``g`` that makes no chunks (-1: none; by default
-    no game has one).
+    no game has one). ``module_of(agent)`` names the module that plays ``agent``'s seat
+    (RLlib's policy mapping, which must not depend on the episode).
     """
 
     def __init__(
@@ -164,25 +218,81 @@ class EpisodeBuilder:
         self._observation_space = observation_space
         self._action_space = action_space
         self._module_of = module_of
+        self._modules = [module_of(agent, None) for agent in AGENTS]
         self._games = [_Game() for _ in range(games)]
+        self._finished: list[FinishedGame] = []
 
     def restart(self) -> None:
         """Forget every game (the caller restarted them all)."""
         self._games = [_Game() for _ in self._games]
+        self._finished.clear()
+
+    def finished_games(self) -> list[FinishedGame]:
+        """The games that ended in the rollouts built since the last call."""
+        finished, self._finished = self._finished, []
+        return finished
 
     def build(self, rollout: Rollout) -> list[MultiAgentEpisode]:
-        """The episode chunks of ``rollout``: every game's finished games, then its cut one."""
-        episodes: list[MultiAgentEpisode] = []
+        """The chunks of ``rollout`` as RLlib's episodes (what an EnvRunner samples)."""
+        return [self._episode(chunk) for chunk in self.cut(rollout)]
+
+    def build_arrays(self, rollout: Rollout) -> ChunkBatch:
+        """The chunks of ``rollout`` as arrays, per module."""
+        parts: dict[str, list[SeatChunk]] = {}
+        ended: dict[str, list[bool]] = {}
+        for chunk in self.cut(rollout):
+            for seat_chunk in chunk.seats:
+                module_id = self._modules[seat_chunk.seat]
+                parts.setdefault(module_id, []).append(seat_chunk)
+                ended.setdefault(module_id, []).append(chunk.terminated)
+        modules = {}
+        for module_id, seat_chunks in parts.items():
+            modules[module_id] = ModuleChunks(
+                {
+                    "observation": np.concatenate([part.observations for part in seat_chunks]),
+                    "action_mask": np.concatenate([part.masks for part in seat_chunks]),
+                },
+                np.concatenate([part.actions for part in seat_chunks]),
+                np.concatenate([part.rewards for part in seat_chunks]),
+                {
+                    name: np.concatenate([part.outputs[name] for part in seat_chunks])
+                    for name in MODEL_OUTPUTS
+                },
+                np.array([len(part) for part in seat_chunks], dtype=np.int64),
+                np.array(ended[module_id], dtype=bool),
+            )
+        return ChunkBatch(modules, rollout.steps * len(self._games))
+
+    def cut(self, rollout: Rollout) -> list[GameChunk]:
+        """The chunks of ``rollout``: every game's finished games, then its cut one.
+
+        A chunk in which no seat acted (a sparring partner's moves alone) is left out.
+        """
+        chunks: list[GameChunk] = []
         for game in range(len(self._games)):
             start = 0
             for end, rewards, observations in rollout.ends.get(game, []):
                 finals = [(observations[seat], rewards[seat]) for seat in (0, 1)]
-                episodes.extend(self._chunk(rollout, game, start, end + 1, finals))
-                self._games[game] = _Game()
+                chunks.append(self._chunk(rollout, game, start, end + 1, finals))
+                self._finish(game)
                 start = end + 1
             if start < rollout.steps:
-                episodes.extend(self._chunk(rollout, game, start, rollout.steps, None))
-        return episodes
+                chunks.append(self._chunk(rollout, game, start, rollout.steps, None))
+        return [chunk for chunk in chunks if chunk.seats]
+
+    def _finish(self, game: int) -> None:
+        """Total game ``game``, which just ended, and start the next one in its place."""
+        state = self._games[game]
+        played = [seat for seat in (0, 1) if seat != self._opponent_seat[game]]
+        self._finished.append(
+            FinishedGame(
+                length=state.steps,
+                returns={AGENTS[seat]: state.returns[seat] for seat in played},
+                agent_steps={AGENTS[seat]: state.seat_steps[seat] for seat in played},
+                seconds=time.perf_counter() - state.started,
+            )
+        )
+        self._games[game] = _Game()
 
     def _chunk(
         self,
@@ -191,18 +301,12 @@ class EpisodeBuilder:
         start: int,
         stop: int,
         finals: list[tuple[np.ndarray, float]] | None,
-    ) -> list[MultiAgentEpisode]:
+    ) -> GameChunk:
         """Steps ``start:stop`` of ``game``; ``finals``: each seat's end, if the game ended."""
         state = self._games[game]
-        episode = MultiAgentEpisode(
-            id_=state.id_,
-            observation_space=self._observation_space,  # type: ignore[arg-type]  # per agent
-            action_space=self._action_space,  # type: ignore[arg-type]
-            agent_to_module_mapping_fn=self._module_of,
-            env_t_started=state.steps,
-        )
         movers = rollout.movers[start:stop, game]
-        for seat, agent in enumerate(AGENTS):
+        seats: list[SeatChunk] = []
+        for seat in range(len(AGENTS)):
             if seat == self._opponent_seat[game]:
                 continue
             steps = start + np.flatnonzero(movers == seat)
@@ -242,27 +346,53 @@ class EpisodeBuilder:
             rewards = np.empty(len(done), dtype=np.float64)
             rewards[:-1] = rollout.delivered[done.steps[1:] - 1, game]
             rewards[-1] = last_reward
-            module_id = self._module_of(agent, episode)
+            seats.append(
+                SeatChunk(
+                    seat=seat,
+                    observations=np.concatenate([done.observations, last_observation[None]]),
+                    masks=np.concatenate([done.masks, last_mask[None]]),
+                    actions=done.actions,
+                    outputs=done.outputs,
+                    rewards=rewards,
+                    t_started=state.seat_steps[seat],
+                    seat_id=state.seat_ids[seat],
+                )
+            )
+            state.seat_steps[seat] += len(done)
+            state.returns[seat] += float(rewards.sum())
+        started = state.steps
+        state.steps += stop - start
+        return GameChunk(state.id_, started, state.steps, finals is not None, seats)
+
+    def _episode(self, chunk: GameChunk) -> MultiAgentEpisode:
+        """A game chunk as RLlib's ``MultiAgentEpisode``, a ``SingleAgentEpisode`` per seat."""
+        episode = MultiAgentEpisode(
+            id_=chunk.game_id,
+            observation_space=self._observation_space,  # type: ignore[arg-type]  # per agent
+            action_space=self._action_space,  # type: ignore[arg-type]
+            agent_to_module_mapping_fn=self._module_of,
+            env_t_started=chunk.env_t_started,
+        )
+        for part in chunk.seats:
+            agent, module_id = AGENTS[part.seat], self._modules[part.seat]
             episode.agent_episodes[agent] = SingleAgentEpisode(
-                id_=state.seat_ids[seat],
+                id_=part.seat_id,
                 observations={  # type: ignore[arg-type]  # RLlib's numpy form
-                    "observation": np.concatenate([done.observations, last_observation[None]]),
-                    "action_mask": np.concatenate([done.masks, last_mask[None]]),
+                    "observation": part.observations,
+                    "action_mask": part.masks,
                 },
-                infos=[{} for _ in range(len(done) + 1)],
-                actions=done.actions,  # type: ignore[arg-type]  # RLlib's numpy form
-                rewards=rewards,  # type: ignore[arg-type]
-                terminated=finals is not None,
-                extra_model_outputs=done.outputs,
-                t_started=state.seat_steps[seat],
+                infos=[{} for _ in range(len(part) + 1)],
+                actions=part.actions,  # type: ignore[arg-type]  # RLlib's numpy form
+                rewards=part.rewards,  # type: ignore[arg-type]
+                terminated=chunk.terminated,
+                extra_model_outputs=part.outputs,
+                t_started=part.t_started,
                 len_lookback_buffer=0,
                 agent_id=agent,
                 module_id=module_id,
-                multi_agent_episode_id=state.id_,  # type: ignore[arg-type]  # a str
+                multi_agent_episode_id=chunk.game_id,  # type: ignore[arg-type]  # a str
             )
             episode._agent_to_module_mapping[agent] = module_id
-            state.seat_steps[seat] += len(done)
-        state.steps += stop - start
-        episode.env_t = state.steps
-        episode.is_terminated = finals is not None
-        return [episode] if episode.agent_episodes else []
+        episode.env_t = chunk.env_t
+        episode.is_terminated = chunk.terminated
+        return episode

@@ -17,8 +17,11 @@ So :class:`BatchedEnvRunner` replaces the loop itself and keeps everything else 
 * per step, one forward pass of each module over all the games whose mover it plays (the
   module's sampling pass, which its ``forward_exploration`` runs too, the action sampled from
   the module's own distribution, as RLlib's ``GetActions`` does), then one engine step;
-* the rollout recorded as arrays and cut into ``MultiAgentEpisode`` chunks at the end
-  (:mod:`zoo_games.rllib.batched_episodes`), with the environment path's semantics.
+* the rollout recorded as arrays and cut into episode chunks at the end
+  (:mod:`zoo_games.rllib.batched_episodes`), with the environment path's semantics: as
+  ``MultiAgentEpisode`` objects from ``sample()``, or as arrays per module from
+  :meth:`BatchedEnvRunner.sample_arrays`, which the overlapped learner calls on its remote
+  runners.
 
 The connector pipelines between environment and module are built (they are part of the
 runner's checkpointed state) but not run: the module reads the engine's arrays directly,
@@ -30,6 +33,7 @@ connector of ours changes observations). The runner samples by timesteps
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from ray.rllib.core.columns import Columns
@@ -50,6 +54,7 @@ from ray.rllib.utils.metrics import (
 from zoo_games.core.adapter import AGENTS
 from zoo_games.rllib.batched_episodes import EpisodeBuilder, Rollout
 from zoo_games.rllib.batched_games import GREEDY_STREAM, SelfPlayGames
+from zoo_games.rllib.chunks import ChunkBatch
 from zoo_games.rllib.env import GAMES_KEY, GREEDY_SHARE_KEY, RANDOM_SHARE_KEY
 from zoo_games.rllib.module import ILLEGAL_LOGIT, MaskedActorCritic
 from zoo_games.training.threads import limit_threads_for_good
@@ -82,6 +87,8 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             greedy_share=float(config.get(GREEDY_SHARE_KEY, 0.0)),
             random_share=float(config.get(RANDOM_SHARE_KEY, 0.0)),
         )
+        #: Whether ``_sample`` hands out arrays (for ``sample_arrays``) or episodes.
+        self._as_arrays = False
         #: The generator of the actions' draws (the games' own draw their chances).
         self._draws = np.random.default_rng(
             np.random.SeedSequence(None if self._seed is None else [self._seed, DRAW_STREAM])
@@ -111,22 +118,45 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         explore: bool,
         random_actions: bool = False,
         force_reset: bool = False,
-    ) -> list[MultiAgentEpisode]:
+    ) -> Any:
         if num_episodes is not None or num_timesteps is None:
             raise ValueError(
                 "the batched runner samples timesteps (batch_mode='truncate_episodes'), "
                 "not whole episodes"
             )
+        rollout = self._rollout(num_timesteps, explore, random_actions, force_reset)
+        if self._as_arrays:
+            samples: list[MultiAgentEpisode] | ChunkBatch = self._builder.build_arrays(rollout)
+        else:
+            samples = self._builder.build(rollout)
+        self._count(rollout)
+        return samples
+
+    def sample_arrays(self) -> ChunkBatch:
+        """What ``sample()`` samples (RLlib's own call, with its metrics), as arrays.
+
+        :class:`~zoo_games.rllib.overlapped_ppo.OverlappedPPO` asks its remote runners for
+        this: the same chunks as ``sample()``'s episodes, as a few arrays per module, which
+        cross to the learner's process at the cost of their bytes alone
+        (:mod:`zoo_games.rllib.chunks`).
+        """
+        self._as_arrays = True
+        try:
+            batch: ChunkBatch = self.sample()  # type: ignore[assignment]  # _sample's arrays
+        finally:
+            self._as_arrays = False
+        return batch
+
+    def _rollout(
+        self, num_timesteps: int, explore: bool, random_actions: bool, force_reset: bool
+    ) -> Rollout:
+        """At least ``num_timesteps`` steps of every game, as arrays."""
         if force_reset or self._needs_initial_reset:
             self.games.restart()
             self._builder.restart()
-            self._ongoing_episodes_for_metrics.clear()
             self._needs_initial_reset = False
         steps = max(1, math.ceil(num_timesteps / self.games.games))
-        rollout = self._roll(steps, explore, random_actions)
-        chunks = self._builder.build(rollout)
-        self._count(rollout, chunks)
-        return [chunk for chunk in chunks if chunk.agent_episodes]
+        return self._roll(steps, explore, random_actions)
 
     def _roll(self, steps: int, explore: bool, random_actions: bool) -> Rollout:
         games = self.games
@@ -206,8 +236,8 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         logp = -np.log(legal).astype(np.float32)
         return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: inputs}
 
-    def _count(self, rollout: Rollout, chunks: list[MultiAgentEpisode]) -> None:
-        """Log what RLlib's runner logs per step, once per rollout."""
+    def _count(self, rollout: Rollout) -> None:
+        """Log what RLlib's runner logs per step and per finished episode, once per rollout."""
         env_steps = rollout.steps * self.games.games
         self.num_env_steps_sampled_lifetime += env_steps
         log = self.metrics.log_value
@@ -224,11 +254,19 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             log((NUM_AGENT_STEPS_SAMPLED_LIFETIME, agent), count, reduce="lifetime_sum")
             log((NUM_MODULE_STEPS_SAMPLED, module_id), count, reduce="sum")
             log((NUM_MODULE_STEPS_SAMPLED_LIFETIME, module_id), count, reduce="lifetime_sum")
-        for chunk in chunks:  # episode metrics, as the parent's get_metrics reads them
-            if chunk.is_done:
-                self._done_episodes_for_metrics.append(chunk)
-            else:
-                self._ongoing_episodes_for_metrics[chunk.id_].append(chunk)
+        for game in self._builder.finished_games():  # as the parent's get_metrics logs them
+            module_returns: dict[str, float] = {}
+            for agent, earned in game.returns.items():
+                module_id = self._module_of(agent)
+                module_returns[module_id] = module_returns.get(module_id, 0.0) + earned
+            self._log_episode_metrics(
+                game.length,
+                sum(game.returns.values()),
+                game.seconds,
+                game.returns,
+                module_returns,
+                game.agent_steps,
+            )
 
 
 def _log_softmax(logits: np.ndarray) -> np.ndarray:

@@ -74,7 +74,7 @@ class OverlappedPPO(PPO):
             if not self._in_flight:  # the first iteration, or the first after a resume
                 self._start_samples(runners)
             sampled = ray.get([reference for pair in self._in_flight for reference in pair])
-        episodes = [episode for batch in sampled[0::2] for episode in batch]
+        episodes = [item for sample in sampled[0::2] for item in _listed(sample)]
         metrics.aggregate(sampled[1::2], key=ENV_RUNNER_RESULTS)
         self._start_samples(runners)
         with metrics.log_time((TIMERS, LEARNER_UPDATE_TIMER)):
@@ -100,9 +100,21 @@ class OverlappedPPO(PPO):
             self._send_weights(learners, runners, trained)
 
     def _start_samples(self, runners: list[Any]) -> None:
-        """Start a sample on every runner, each followed by a call for its metrics."""
+        """Start a sample on every runner, each followed by a call for its metrics.
+
+        A runner that offers its sample as arrays (the batched runner's ``sample_arrays``)
+        is asked for them: they cross to this process at the cost of their bytes, where
+        RLlib's episodes cost thousands of small objects to pickle and rebuild.
+        """
+        assert self.config is not None
+        runner_class = self.config.env_runner_cls
+        as_arrays = runner_class is not None and hasattr(runner_class, "sample_arrays")
         self._in_flight = [
-            (runner.sample.remote(), runner.get_metrics.remote()) for runner in runners
+            (
+                runner.sample_arrays.remote() if as_arrays else runner.sample.remote(),
+                runner.get_metrics.remote(),
+            )
+            for runner in runners
         ]
 
     def _send_weights(self, learners: Any, runners: list[Any], modules: set[str]) -> None:
@@ -119,3 +131,8 @@ class OverlappedPPO(PPO):
             runner.set_state.remote(reference)
         if self.env_runner is not None:
             self.env_runner.set_state(state)
+
+
+def _listed(sample: Any) -> list[Any]:
+    """A runner's sample as items of a learner's ``episodes`` (a list, or one ChunkBatch)."""
+    return sample if isinstance(sample, list) else [sample]

@@ -9,7 +9,10 @@ about as long as all of sampling (docs/training.md, "PPO's train batch, built wh
 
 :class:`PPOBatch` replaces the whole pipeline (RLlib's extension point:
 ``config.learners(learner_connector=..., add_default_connectors_to_learner_pipeline=False)``)
-and computes the same targets, chunk arrays at a time:
+and computes the same targets, chunk arrays at a time. It reads RLlib's episodes (the
+environment path's, or a batched runner's ``sample()``) and the batched runner's
+:class:`~zoo_games.rllib.chunks.ChunkBatch` alike, each module's chunks laid end to end as
+:class:`~zoo_games.rllib.chunks.ModuleChunks`:
 
 * every chunk's observations, its final one included (``len + 1`` of them), go through one
   value pass per module; the value of the final observation is the bootstrap of a chunk cut
@@ -17,8 +20,17 @@ and computes the same targets, chunk arrays at a time:
 * GAE's backward recursion runs on a ``(chunks, longest chunk)`` array, one column per step,
   all chunks at once;
 * value targets are the advantages plus the values, as RLlib's; advantages are standardized
-  over the batch's steps. RLlib standardizes over its artificial steps too, whose advantages
-  are masked out of the loss; here there are none, so the batch needs no loss mask.
+  over the steps the batch keeps. RLlib standardizes over its artificial steps too, whose
+  advantages are masked out of the loss; here there are none, so the batch needs no loss mask.
+
+The batch keeps only the steps that were choices: a step whose mask allowed one action (a
+Senet throw that moves one piece, or none, with its one "pass"; 28% of Kendall's decisions in
+random play) teaches the policy nothing, since its probability is 1 whatever the weights, so
+its policy, entropy and KL terms have no gradient. Leaving such steps out spares the SGD
+their passes; they still count in GAE's recursion (their values link the choices before and
+after them) and their observations still give values in the value pass; only their value-loss
+terms are gone. A module whose batch holds no choice at all keeps its steps (RLlib's learner
+cannot train on an empty batch). Togyz Kumalak and Santorini have almost no forced steps.
 
 The batch holds what PPO's loss reads: observations, actions, their log-probabilities and
 distribution inputs at sampling time, advantages and value targets.
@@ -36,6 +48,8 @@ from ray.rllib.connectors.connector_v2 import ConnectorV2
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.single_agent_episode import SingleAgentEpisode
 from ray.rllib.evaluation.postprocessing import Postprocessing
+
+from zoo_games.rllib.chunks import MODEL_OUTPUTS, ChunkBatch, ModuleChunks
 
 
 def advantages(
@@ -98,21 +112,36 @@ class PPOBatch(ConnectorV2):
         shared_data: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> Any:
-        """``batch`` with every module's columns, from the chunks of ``episodes`` it plays."""
-        chunks: dict[str, list[SingleAgentEpisode]] = defaultdict(list)
-        for chunk in self.single_agent_episode_iterator(episodes, agents_that_stepped_only=False):
-            module_id = chunk.module_id
-            if len(chunk) and module_id is not None and module_id in rl_module:
-                chunks[module_id].append(chunk)
-        for module_id, module_chunks in chunks.items():
-            batch[module_id] = self._module_batch(rl_module[module_id], module_chunks)
+        """``batch`` with every module's columns, from the chunks of ``episodes`` it plays.
+
+        ``episodes`` holds RLlib's episodes, or the batched runner's
+        :class:`~zoo_games.rllib.chunks.ChunkBatch` samples, or both.
+        """
+        parts: dict[str, list[ModuleChunks]] = defaultdict(list)
+        singles: dict[str, list[SingleAgentEpisode]] = defaultdict(list)
+        for sample in episodes:
+            if isinstance(sample, ChunkBatch):
+                for name, arrays in sample.modules.items():
+                    if len(arrays) and name in rl_module:
+                        parts[name].append(arrays)
+                continue
+            for chunk in self.single_agent_episode_iterator(
+                [sample], agents_that_stepped_only=False
+            ):
+                module_id = chunk.module_id
+                if len(chunk) and module_id is not None and module_id in rl_module:
+                    singles[module_id].append(chunk)
+        for name, seat_chunks in singles.items():
+            parts[name].append(ModuleChunks.of_episodes(seat_chunks))
+        for module_id, module_parts in parts.items():
+            batch[module_id] = self._module_batch(
+                rl_module[module_id], ModuleChunks.joined(module_parts)
+            )
         return batch
 
-    def _module_batch(self, module: Any, chunks: list[SingleAgentEpisode]) -> dict[str, Any]:
+    def _module_batch(self, module: Any, chunks: ModuleChunks) -> dict[str, Any]:
         """One module's batch from its chunks (each with at least one step)."""
-        lengths = np.array([len(chunk) for chunk in chunks], dtype=np.int64)
-        observed = [chunk.get_observations(slice(0, len(chunk) + 1)) for chunk in chunks]
-        observations = tree.map_structure(lambda *parts: np.concatenate(parts), *observed)
+        lengths, observations = chunks.lengths, chunks.observations
         device = next(module.parameters()).device
         with torch.no_grad():
             values_seen = (
@@ -125,30 +154,25 @@ class PPOBatch(ConnectorV2):
         finals = np.cumsum(lengths + 1) - 1
         is_step = np.ones(values_seen.shape[0], dtype=bool)
         is_step[finals] = False
-        ended = np.array([chunk.is_terminated for chunk in chunks])
-        bootstraps = np.where(ended, 0.0, values_seen[finals])
+        bootstraps = np.where(chunks.terminated, 0.0, values_seen[finals])
         values = values_seen[is_step]
-        rewards = np.concatenate(
-            [np.asarray(chunk.get_rewards(slice(0, len(chunk))), np.float64) for chunk in chunks]
+        advantage = advantages(
+            values, chunks.rewards, bootstraps, lengths, self.gamma, self.lambda_
         )
-        advantage = advantages(values, rewards, bootstraps, lengths, self.gamma, self.lambda_)
-        targets = (advantage + values).astype(np.float32)
+        steps = np.flatnonzero(is_step)
+        choices = observations["action_mask"][steps].sum(axis=1) > 1
+        kept = choices if choices.any() else np.ones_like(choices)
+        targets = (advantage + values)[kept].astype(np.float32)
+        advantage = advantage[kept]
         advantage = (advantage - advantage.mean()) / max(1e-4, float(advantage.std()))
         columns: dict[str, Any] = {
-            Columns.OBS: tree.map_structure(lambda seen: seen[is_step], observations),
-            Columns.ACTIONS: np.concatenate(
-                [np.asarray(chunk.get_actions(slice(0, len(chunk)))) for chunk in chunks]
-            ),
+            Columns.OBS: {key: seen[steps[kept]] for key, seen in observations.items()},
+            Columns.ACTIONS: chunks.actions[kept],
             Postprocessing.ADVANTAGES: advantage.astype(np.float32),
             Postprocessing.VALUE_TARGETS: targets,
         }
-        for name in (Columns.ACTION_LOGP, Columns.ACTION_DIST_INPUTS):  # at sampling time
-            columns[name] = np.concatenate(
-                [
-                    np.asarray(chunk.get_extra_model_outputs(name, slice(0, len(chunk))))
-                    for chunk in chunks
-                ]
-            )
+        for name in MODEL_OUTPUTS:  # at sampling time
+            columns[name] = chunks.outputs[name][kept]
         return _tensors(columns, device)
 
 
