@@ -52,6 +52,13 @@ LABELS = [variant.label for variant in variants()]
 PLAYED: dict[tuple[str, int], list] = {}
 
 
+def marked_values(observations: np.ndarray) -> np.ndarray:
+    """A "value" per row that only its observation decides."""
+    flat = observations.reshape(observations.shape[0], -1).astype(np.float64)
+    weights = np.random.default_rng(0).random(flat.shape[1])
+    return (flat @ weights).astype(np.float32)
+
+
 def shared(agent, episode=None, **kwargs):
     return "shared"
 
@@ -73,13 +80,17 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
     the seat the sparring partner plays in each game (-1: none)."""
     games = SelfPlayGames(label, games=GAMES, seed=seed, shaping=True, **shares)
     env = TurnBasedMultiAgentEnv({"variant": label})
-    builder = EpisodeBuilder(
-        GAMES,
-        {agent: env.get_observation_space(agent) for agent in AGENTS},
-        {agent: env.get_action_space(agent) for agent in AGENTS},
-        shared,
-        opponent_seat=games.sparring_seat,
-    )
+
+    def new_builder() -> EpisodeBuilder:
+        return EpisodeBuilder(
+            GAMES,
+            {agent: env.get_observation_space(agent) for agent in AGENTS},
+            {agent: env.get_action_space(agent) for agent in AGENTS},
+            shared,
+            opponent_seat=games.sparring_seat,
+        )
+
+    builder = new_builder()
     rng = np.random.default_rng(seed)
     is_senet = games.engine.game.name == "senet"
 
@@ -90,14 +101,7 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
     movers_of: list[list[int]] = [[] for _ in range(GAMES)]
     throws_of: list[list[int]] = [[throw] for throw in throws_now()]
     chunks: list[MultiAgentEpisode] = []
-    # A second builder given the same rollouts hands them out as arrays.
-    twin = EpisodeBuilder(
-        GAMES,
-        {agent: env.get_observation_space(agent) for agent in AGENTS},
-        {agent: env.get_action_space(agent) for agent in AGENTS},
-        shared,
-        opponent_seat=games.sparring_seat,
-    )
+    twin = new_builder()  # given the same rollouts, it hands them out as arrays
     PLAYED[label, seed] = []
     finished = np.zeros(GAMES, dtype=np.int64)
     while finished.min() < 2:
@@ -106,10 +110,12 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
             rollout.observe(t, games.observation, games.action_mask, games.current_player)
             actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in games.action_mask])
             games.play_sparring(actions, np.flatnonzero(games.sparring_to_move()))
-            # Marked outputs: each decision's "logp" is its action, to check they stay paired.
+            # Marked outputs: each decision's "logp" is its action, and each position's "value"
+            # a function of its observation, to check they stay paired.
             outputs = {
                 Columns.ACTION_LOGP: actions.astype(np.float32),
                 Columns.ACTION_DIST_INPUTS: np.zeros(games.action_mask.shape, np.float32),
+                Columns.VF_PREDS: marked_values(games.observation),
             }
             for game in range(GAMES):
                 actions_of[game].append(int(actions[game]))
@@ -120,6 +126,7 @@ def play_batched(label: str, seed: int, shares: dict[str, float]):
             finished += step.terminated
             rollout.record(t, actions, outputs, step)
         rollout.observe(ROLLOUT_STEPS, games.observation, games.action_mask, games.current_player)
+        rollout.close(marked_values(games.observation))
         built = builder.build(rollout)
         chunks.extend(built)
         PLAYED[label, seed].append((built, twin.build_arrays(rollout), twin.finished_games()))
@@ -294,6 +301,12 @@ def test_the_arrays_hold_the_episodes_chunks_and_the_finished_games_their_totals
             np.testing.assert_array_equal(got.outputs[name], value)
         np.testing.assert_array_equal(got.lengths, expected.lengths)
         np.testing.assert_array_equal(got.terminated, expected.terminated)
+        # Each observation keeps the value given with it; a game's final one has 0.
+        assert got.values is not None and expected.values is None
+        finals = np.cumsum(got.lengths + 1) - 1
+        wanted = marked_values(got.observations["observation"])
+        wanted[finals[got.terminated]] = 0.0
+        np.testing.assert_array_equal(got.values, wanted)
     # Each finished game's totals are those of its stitched chunks, in the order they ended.
     by_game: dict[str, list[MultiAgentEpisode]] = {}
     order = []

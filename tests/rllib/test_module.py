@@ -95,6 +95,15 @@ def test_the_sampling_pass_gives_the_unfolded_logits(label, hidden):
     assert_same_logits(module, observation)
     exploration = module.forward_exploration({Columns.OBS: observation})
     assert torch.equal(exploration[Columns.ACTION_DIST_INPUTS], sampled_logits(module, observation))
+    # The runner's pass gives the same logits, and the values of the unfolded layers.
+    logits, values = module.sampling_logits_and_values(
+        observation["observation"].numpy(), observation["action_mask"].numpy()
+    )
+    np.testing.assert_array_equal(logits, sampled_logits(module, observation).numpy())
+    with torch.no_grad():
+        expected = unfolded(module, observation)[1].numpy()
+    assert values.dtype == np.float32
+    np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("label", LABELS)

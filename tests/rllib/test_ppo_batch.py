@@ -6,7 +6,9 @@ episodes both engines sampled, and the steps it leaves out (those with one legal
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
+from typing import Any
 
 import numpy as np
 import pytest
@@ -86,26 +88,38 @@ def test_advantages_are_rllibs_recursion_chunk_by_chunk(chunks, gamma, lambda_):
     np.testing.assert_allclose(got, np.concatenate(expected), rtol=1e-4, atol=1e-4)
 
 
+def trained_once(**overrides: Any) -> tuple[Any, TrainSettings]:
+    """A small Kendall PPO trained one iteration (off its first weights), and its settings.
+
+    The driver's runner samples, so that a test can call it.
+    """
+    settings = TrainSettings(
+        variant="senet-kendall-5",
+        env_runners=0,
+        envs_per_env_runner=8,
+        train_batch_size=600,
+        minibatch_size=300,
+        seed=3,
+        **overrides,
+    )
+    algo = ppo_config(settings).build_algo()
+    try:
+        algo.train()
+    except BaseException:
+        algo.stop()
+        raise
+    return algo, settings
+
+
 @pytest.mark.usefixtures("local_ray")
 @pytest.mark.parametrize(
     ("engine", "shared_policy"), [("batched", True), ("env", True), ("batched", False)]
 )
 def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engine, shared_policy):
-    settings = TrainSettings(
-        variant="senet-kendall-5",
-        engine=engine,
-        shared_policy=shared_policy,
-        env_runners=0,  # the driver's runner samples, so that the test can call it
-        envs_per_env_runner=8,
-        train_batch_size=600,
-        minibatch_size=300,
-        seed=3,
-    )
-    algo = ppo_config(settings).build_algo()
+    algo, settings_ = trained_once(engine=engine, shared_policy=shared_policy)
     try:
         learner = algo.learner_group._learner
         assert [type(piece) for piece in learner._learner_connector.connectors] == [PPOBatch]
-        algo.train()  # the module has moved from its initial weights
         # Two rollouts: chunks cut mid-game, and games that ended, on both seats.
         episodes = algo.env_runner.sample(num_timesteps=600)
         episodes += algo.env_runner.sample(num_timesteps=600)
@@ -114,7 +128,7 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
         ours = learner._learner_connector(
             rl_module=learner.module, batch={}, episodes=copy.deepcopy(episodes)
         )
-        rllibs = ppo_config(settings).learners(
+        rllibs = ppo_config(settings_).learners(
             learner_connector=None, add_default_connectors_to_learner_pipeline=True
         )
         default = type(learner)(config=rllibs, module=learner.module)
@@ -185,13 +199,17 @@ def _chunk(masks: list[list[int]], rewards: list[float]) -> SingleAgentEpisode:
     )
 
 
-def test_steps_with_one_legal_action_are_left_out_of_the_batch_but_not_out_of_gae():
+def senet_module() -> MaskedActorCritic:
     env = find_variant("senet-kendall-5").raw_env()
-    module = MaskedActorCritic(
+    return MaskedActorCritic(
         observation_space=env.observation_space("player_0"),
         action_space=env.action_space("player_0"),
         model_config={"hidden": [8]},
     )
+
+
+def test_steps_with_one_legal_action_are_left_out_of_the_batch_but_not_out_of_gae():
+    module = senet_module()
     # Steps 1 and 3 had one legal action each; the game is won on step 3.
     chunk = _chunk([[3, 7], [5], [1, 2, 9], [50]], [0.0, 0.0, 0.0, 1.0])
     batch = PPOBatch(gamma=1.0, lambda_=1.0)(
@@ -211,15 +229,35 @@ def test_steps_with_one_legal_action_are_left_out_of_the_batch_but_not_out_of_ga
 
 
 def test_a_batch_of_forced_steps_alone_keeps_them():
-    env = find_variant("senet-kendall-5").raw_env()
-    module = MaskedActorCritic(
-        observation_space=env.observation_space("player_0"),
-        action_space=env.action_space("player_0"),
-        model_config={"hidden": [8]},
-    )
+    module = senet_module()
     chunk = _chunk([[5], [50]], [0.0, -1.0])
     batch = PPOBatch(gamma=1.0, lambda_=1.0)(
         rl_module={"shared": module}, batch={}, episodes=[chunk]
     )["shared"]
     np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [5, 50])
     np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [-1.0, -1.0])
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_the_values_a_runner_keeps_are_those_the_learner_would_make_with_the_same_weights():
+    algo, _ = trained_once(greedy_share=0.5)  # its runner samples with the learner's weights
+    try:
+        learner = algo.learner_group._learner
+        # Fresh games: no decision waits from a rollout sampled before the update.
+        samples = [algo.env_runner.sample_arrays(force_reset=reset) for reset in (True, False)]
+        assert all(chunks.values is not None for s in samples for chunks in s.modules.values())
+        kept = learner._learner_connector(rl_module=learner.module, batch={}, episodes=samples)
+        for sample in samples:
+            for module_id, chunks in sample.modules.items():
+                sample.modules[module_id] = dataclasses.replace(chunks, values=None)
+        made = learner._learner_connector(rl_module=learner.module, batch={}, episodes=samples)
+    finally:
+        algo.stop()
+    assert set(kept) == set(made) == {"shared"}
+    for column in (Postprocessing.VALUE_TARGETS, Postprocessing.ADVANTAGES):
+        np.testing.assert_allclose(
+            kept["shared"][column].numpy(), made["shared"][column].numpy(), rtol=1e-4, atol=1e-4
+        )
+    np.testing.assert_array_equal(
+        kept["shared"][Columns.ACTIONS].numpy(), made["shared"][Columns.ACTIONS].numpy()
+    )

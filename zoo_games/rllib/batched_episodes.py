@@ -74,11 +74,18 @@ class Rollout:
             Columns.ACTION_LOGP: np.empty((steps, games), dtype=np.float32),
             Columns.ACTION_DIST_INPUTS: np.empty((steps, games, num_actions), dtype=np.float32),
         }
+        #: The value of each observation, for the module of the seat it was made for
+        #: (``values[steps]``: those the rollout ends on, from :meth:`close`).
+        self.values = np.zeros((steps + 1, games), dtype=np.float32)
         #: ``delivered[t]``: the reward handed out with the observation at ``t + 1``.
         self.delivered = np.empty((steps, games), dtype=np.float64)
         self.terminated = np.empty((steps, games), dtype=np.bool_)
         #: game -> [(step, both seats' final rewards, both seats' final observations)].
         self.ends: dict[int, list[tuple[int, np.ndarray, list[np.ndarray]]]] = {}
+
+    def close(self, values: np.ndarray) -> None:
+        """The values of the observations after the last step."""
+        self.values[self.steps] = values
 
     def observe(self, t: int, observation: Any, mask: Any, movers: Any) -> None:
         """The movers' observations before step ``t`` (``t == steps``: after the last)."""
@@ -87,10 +94,11 @@ class Rollout:
         self.movers[t] = movers
 
     def record(self, t: int, actions: np.ndarray, outputs: dict[str, Any], step: Step) -> None:
-        """Step ``t``'s actions, their model outputs and what the step gave."""
+        """Step ``t``'s actions, their model outputs and values, and what the step gave."""
         self.actions[t] = actions
         for name in MODEL_OUTPUTS:
             self.outputs[name][t] = outputs[name]
+        self.values[t] = outputs[Columns.VF_PREDS]
         self.delivered[t] = step.delivered
         self.terminated[t] = step.terminated
         for index, game in enumerate(step.ends.games.tolist()):
@@ -107,6 +115,7 @@ class _Decisions:
     masks: np.ndarray
     actions: np.ndarray
     outputs: dict[str, np.ndarray]
+    values: np.ndarray
     #: The step of each decision in the rollout (-1: taken in an earlier rollout).
     steps: np.ndarray
 
@@ -119,6 +128,7 @@ class _Decisions:
             self.masks[part],
             self.actions[part],
             {name: value[part] for name, value in self.outputs.items()},
+            self.values[part],
             self.steps[part],
         )
 
@@ -133,6 +143,7 @@ class _Decisions:
                 name: np.concatenate([value, more.outputs[name]])
                 for name, value in self.outputs.items()
             },
+            np.concatenate([self.values, more.values]),
             np.concatenate([self.steps, more.steps]),
         )
 
@@ -162,6 +173,8 @@ class SeatChunk:
     #: The seat's observations and masks, its final ones last (one more than its actions).
     observations: np.ndarray
     masks: np.ndarray
+    #: The value of each of those observations, at sampling (0 for a game's final one).
+    values: np.ndarray
     actions: np.ndarray
     outputs: dict[str, np.ndarray]
     #: Each action's reward, delivered with the seat's next observation.
@@ -260,13 +273,15 @@ class EpisodeBuilder:
                 },
                 np.array([len(part) for part in seat_chunks], dtype=np.int64),
                 np.array(ended[module_id], dtype=bool),
+                np.concatenate([part.values for part in seat_chunks]),
             )
         return ChunkBatch(modules, rollout.steps * len(self._games))
 
     def cut(self, rollout: Rollout) -> list[GameChunk]:
         """The chunks of ``rollout``: every game's finished games, then its cut one.
 
-        A chunk in which no seat acted (a sparring partner's moves alone) is left out.
+        A chunk that hands out no seat's transition (a sparring partner's moves alone, or a
+        seat's one action, still waiting for its next observation) is left out.
         """
         chunks: list[GameChunk] = []
         for game in range(len(self._games)):
@@ -315,6 +330,7 @@ class EpisodeBuilder:
                 rollout.masks[steps, game],
                 rollout.actions[steps, game],
                 {name: value[steps, game] for name, value in rollout.outputs.items()},
+                rollout.values[steps, game],
                 steps,
             )
             waiting = state.waiting[seat]
@@ -323,11 +339,13 @@ class EpisodeBuilder:
             if finals is not None:  # the game ended: its final observation closes the chunk
                 last_observation, last_reward = finals[seat]
                 last_mask = np.zeros(rollout.masks.shape[2], dtype=np.int8)
+                last_value = np.float32(0.0)  # nothing follows it
                 done = decisions
                 state.waiting[seat] = None
             elif rollout.movers[stop, game] == seat:  # to move: its observation closes it
                 last_observation = rollout.observations[stop, game]
                 last_mask = rollout.masks[stop, game]
+                last_value = rollout.values[stop, game]
                 last_reward = rollout.delivered[stop - 1, game]
                 done = decisions
                 state.waiting[seat] = None
@@ -339,6 +357,7 @@ class EpisodeBuilder:
                 done = decisions[:-1]
                 last_observation = decisions.observations[-1]
                 last_mask = decisions.masks[-1]
+                last_value = decisions.values[-1]
                 last_reward = rollout.delivered[decisions.steps[-1] - 1, game]
             if not len(done):
                 continue
@@ -351,6 +370,7 @@ class EpisodeBuilder:
                     seat=seat,
                     observations=np.concatenate([done.observations, last_observation[None]]),
                     masks=np.concatenate([done.masks, last_mask[None]]),
+                    values=np.append(done.values, last_value),
                     actions=done.actions,
                     outputs=done.outputs,
                     rewards=rewards,

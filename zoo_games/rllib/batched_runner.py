@@ -132,8 +132,8 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         self._count(rollout)
         return samples
 
-    def sample_arrays(self) -> ChunkBatch:
-        """What ``sample()`` samples (RLlib's own call, with its metrics), as arrays.
+    def sample_arrays(self, **options: Any) -> ChunkBatch:
+        """What ``sample(**options)`` samples (RLlib's own call, with its metrics), as arrays.
 
         :class:`~zoo_games.rllib.overlapped_ppo.OverlappedPPO` asks its remote runners for
         this: the same chunks as ``sample()``'s episodes, as a few arrays per module, which
@@ -142,7 +142,7 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         """
         self._as_arrays = True
         try:
-            batch: ChunkBatch = self.sample()  # type: ignore[assignment]  # _sample's arrays
+            batch: ChunkBatch = self.sample(**options)  # type: ignore[assignment]  # arrays
         finally:
             self._as_arrays = False
         return batch
@@ -164,16 +164,26 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         for t in range(steps):
             rollout.observe(t, games.observation, games.action_mask, games.current_player)
             sparring = games.sparring_to_move()
+            with self.metrics.log_time(RLMODULE_INFERENCE_TIMER):
+                observations, masks = rollout.observations[t], rollout.masks[t]
+                movers = rollout.movers[t]
+                actions, outputs = self._decide(
+                    observations, masks, movers, ~sparring, explore and not random_actions
+                )
             if random_actions:
-                actions, outputs = self._random_actions(rollout.masks[t])
-            else:
-                with self.metrics.log_time(RLMODULE_INFERENCE_TIMER):
-                    observations, masks = rollout.observations[t], rollout.masks[t]
-                    movers = rollout.movers[t]
-                    actions, outputs = self._decide(observations, masks, movers, ~sparring, explore)
+                actions, outputs = self._random_actions(masks, outputs[Columns.VF_PREDS])
             games.play_sparring(actions, np.flatnonzero(sparring))
             rollout.record(t, actions, outputs, games.step(actions))
         rollout.observe(steps, games.observation, games.action_mask, games.current_player)
+        # The values of the positions the rollout ends on: the bootstraps of cut chunks.
+        _, closing = self._decide(
+            rollout.observations[steps],
+            rollout.masks[steps],
+            rollout.movers[steps],
+            ~games.sparring_to_move(),
+            explore=False,
+        )
+        rollout.close(closing[Columns.VF_PREDS])
         return rollout
 
     def _decide(
@@ -201,19 +211,22 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
             return self._pass(module_id, observations, masks, explore)
         games = movers.shape[0]
         actions = np.zeros(games, dtype=np.int64)
-        logp = np.zeros(games, dtype=np.float32)
-        inputs = np.zeros(masks.shape, dtype=np.float32)
+        outputs = {
+            Columns.ACTION_LOGP: np.zeros(games, dtype=np.float32),
+            Columns.ACTION_DIST_INPUTS: np.zeros(masks.shape, dtype=np.float32),
+            Columns.VF_PREDS: np.zeros(games, dtype=np.float32),
+        }
         for module_id, seats in self._seats_of.items():
             chosen = trained if len(seats) == len(AGENTS) else (movers == seats[0]) & trained
             if not chosen.any():
                 continue  # this module moves in none of the games
-            chosen_actions, outputs = self._pass(
+            chosen_actions, chosen_outputs = self._pass(
                 module_id, observations[chosen], masks[chosen], explore
             )
             actions[chosen] = chosen_actions
-            logp[chosen] = outputs[Columns.ACTION_LOGP]
-            inputs[chosen] = outputs[Columns.ACTION_DIST_INPUTS]
-        return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: inputs}
+            for name, value in chosen_outputs.items():
+                outputs[name][chosen] = value
+        return actions, outputs
 
     def _pass(
         self, module_id: str, observations: np.ndarray, masks: np.ndarray, explore: bool
@@ -222,19 +235,32 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         assert self.module is not None
         module = self.module[module_id]
         assert isinstance(module, MaskedActorCritic), "the runner samples our masked module"
-        logits = module.sampling_logits(observations, masks)
+        logits, values = module.sampling_logits_and_values(observations, masks)
         log_probabilities = _log_softmax(logits)
         actions = _draw(log_probabilities, self._draws, explore)
         logp = np.take_along_axis(log_probabilities, actions[:, None], axis=1)[:, 0]
-        return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: logits}
+        return actions, {
+            Columns.ACTION_LOGP: logp,
+            Columns.ACTION_DIST_INPUTS: logits,
+            Columns.VF_PREDS: values,
+        }
 
-    def _random_actions(self, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """Uniformly random legal actions, with the outputs of a uniform masked policy."""
+    def _random_actions(
+        self, masks: np.ndarray, values: np.ndarray
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Uniformly random legal actions, with the outputs of a uniform masked policy.
+
+        The positions' ``values`` are the module's, whoever chooses the actions.
+        """
         actions = self.games.engine.sample_legal_actions()
         legal = masks.sum(axis=1)
         inputs = np.where(masks == 1, np.float32(0.0), np.float32(ILLEGAL_LOGIT))
         logp = -np.log(legal).astype(np.float32)
-        return actions, {Columns.ACTION_LOGP: logp, Columns.ACTION_DIST_INPUTS: inputs}
+        return actions, {
+            Columns.ACTION_LOGP: logp,
+            Columns.ACTION_DIST_INPUTS: inputs,
+            Columns.VF_PREDS: values,
+        }
 
     def _count(self, rollout: Rollout) -> None:
         """Log what RLlib's runner logs per step and per finished episode, once per rollout."""

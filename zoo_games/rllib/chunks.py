@@ -4,12 +4,14 @@ RLlib hands samples from its runners to its learners as ``MultiAgentEpisode`` ob
 game chunk and seat a ``SingleAgentEpisode`` of buffers, dictionaries and spaces. Between
 processes every one of those objects is pickled on the runner and rebuilt on the learner's
 side, and a batch of 8,000 Senet steps is about a hundred game chunks, two hundred seat chunks
-and thousands of small objects: building, pickling and unpickling them took about a quarter of
-what the runner's whole sample took (docs/training.md, "Samples as arrays").
+and thousands of small objects: building and pickling them took about a fifth of the runner's
+whole sample, and unpickling them 5 ms of the learner's iteration (docs/training.md, "Samples
+as arrays, and forced moves left out").
 
 :class:`ChunkBatch` carries the same chunks as a few arrays per module (:class:`ModuleChunks`):
 each seat chunk's observations with its final one, its actions, rewards and model outputs,
-laid end to end, and per chunk its length and whether its game ended there. The batched
+laid end to end, and per chunk its length and whether its game ended there; and, from the
+batched runner, the value of each observation, which its sampling pass computed. The batched
 runner builds it straight from its rollout arrays, and :class:`~zoo_games.rllib.ppo_batch.PPOBatch`
 reads it as it reads RLlib's episodes (which it turns into :class:`ModuleChunks` with
 :meth:`ModuleChunks.of_episodes`), so both paths go through the same learner code.
@@ -45,6 +47,9 @@ class ModuleChunks:
     outputs: dict[str, np.ndarray]
     lengths: np.ndarray
     terminated: np.ndarray
+    #: The value of each observation (``S + n``) at sampling, if the runner kept them; else
+    #: the learner makes them with its own value pass.
+    values: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.lengths.sum())
@@ -67,6 +72,9 @@ class ModuleChunks:
             },
             np.concatenate([part.lengths for part in parts]),
             np.concatenate([part.terminated for part in parts]),
+            None
+            if any(part.values is None for part in parts)
+            else np.concatenate([part.values for part in parts]),  # type: ignore[misc]
         )
 
     @classmethod

@@ -158,28 +158,61 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         ``(B, actions)``; the result is ``(B, actions)`` float32, :data:`ILLEGAL_LOGIT` for
         the illegal actions.
         """
+        layers = self._sampling_layers()
+        return self._sampling_policy(
+            self._sampling_features(observation, layers), action_mask, layers
+        )
+
+    def sampling_logits_and_values(
+        self, observation: np.ndarray, action_mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`sampling_logits`, and the values (``(B,)`` float32) from the same trunk.
+
+        The value head costs one product of the trunk's output with a column, so the batched
+        runner keeps each position's value as it samples, and PPO's learner needs no value
+        pass of its own over the batch (:mod:`zoo_games.rllib.ppo_batch`).
+        """
+        layers = self._sampling_layers()
+        features = self._sampling_features(observation, layers)
+        weight, bias = layers[-1]
+        values = (features @ weight)[:, 0] + bias[0]
+        return self._sampling_policy(features, action_mask, layers), values
+
+    def _sampling_features(
+        self, observation: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray]]
+    ) -> np.ndarray:
+        """The trunk's output for a batch, in numpy on the folded ``layers``."""
         inputs = observation.reshape(observation.shape[0], -1).astype(np.float32)
         logged = self._logged_columns
         if logged.size:
             inputs = np.concatenate([inputs, np.log1p(np.maximum(inputs[:, logged], 0))], 1)
-        *hidden, (weight, bias) = self._sampling_layers()
+        *hidden, _, _ = layers
         for hidden_weight, hidden_bias in hidden:
             inputs = inputs @ hidden_weight
             inputs += hidden_bias
             np.tanh(inputs, out=inputs)
-        logits = inputs @ weight
+        return inputs
+
+    def _sampling_policy(
+        self,
+        features: np.ndarray,
+        action_mask: np.ndarray,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+    ) -> np.ndarray:
+        *_, (weight, bias), _ = layers
+        logits = features @ weight
         logits += bias
         np.copyto(logits, np.float32(ILLEGAL_LOGIT), where=action_mask == 0)
         return logits
 
     def _sampling_layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``(weight.T, bias)`` of the trunk's layers (the first folded) and the policy head.
+        """``(weight.T, bias)`` of the trunk's layers (the first folded) and the two heads.
 
         Made again whenever the weights change: an SGD step and RLlib's weight
         synchronisation both write them in place, which moves their version counters.
         """
         layers = [layer for layer in self._trunk if isinstance(layer, nn.Linear)]
-        layers.append(self._policy_head)
+        layers += [self._policy_head, self._value_head]
         version = tuple(
             (layer.weight._version, layer.weight.data_ptr(), layer.bias._version)
             for layer in layers

@@ -1,4 +1,4 @@
-"""PPO's train batch built from whole episode chunks: one value pass, GAE over arrays.
+"""PPO's train batch built from whole episode chunks: values, and GAE over arrays.
 
 RLlib's default learner pipeline for PPO works item by item: it appends an artificial step
 to every chunk (``AddOneTsToEpisodesAndTruncate``), adds each chunk's observations, actions
@@ -14,9 +14,13 @@ environment path's, or a batched runner's ``sample()``) and the batched runner's
 :class:`~zoo_games.rllib.chunks.ChunkBatch` alike, each module's chunks laid end to end as
 :class:`~zoo_games.rllib.chunks.ModuleChunks`:
 
-* every chunk's observations, its final one included (``len + 1`` of them), go through one
-  value pass per module; the value of the final observation is the bootstrap of a chunk cut
-  by the rollout, and 0 for a chunk that ends its game;
+* every chunk's observations, its final one included (``len + 1`` of them), have a value:
+  the one the batched runner kept as it sampled (its sampling pass computes the trunk for the
+  policy, and the value head costs one column more), or else one value pass per module over
+  them here; the value of the final observation is the bootstrap of a chunk cut by the
+  rollout, and 0 for a chunk that ends its game. A runner's values come from the weights it
+  sampled with, as in PPO's original implementations, which take the values of the rollout;
+  an overlapped runner's are one update old, as its policy is;
 * GAE's backward recursion runs on a ``(chunks, longest chunk)`` array, one column per step,
   all chunks at once;
 * value targets are the advantages plus the values, as RLlib's; advantages are standardized
@@ -24,13 +28,13 @@ environment path's, or a batched runner's ``sample()``) and the batched runner's
   advantages are masked out of the loss; here there are none, so the batch needs no loss mask.
 
 The batch keeps only the steps that were choices: a step whose mask allowed one action (a
-Senet throw that moves one piece, or none, with its one "pass"; 28% of Kendall's decisions in
-random play) teaches the policy nothing, since its probability is 1 whatever the weights, so
-its policy, entropy and KL terms have no gradient. Leaving such steps out spares the SGD
-their passes; they still count in GAE's recursion (their values link the choices before and
-after them) and their observations still give values in the value pass; only their value-loss
-terms are gone. A module whose batch holds no choice at all keeps its steps (RLlib's learner
-cannot train on an empty batch). Togyz Kumalak and Santorini have almost no forced steps.
+Senet throw that moves one piece, or none, with its one "pass"; about a quarter of Kendall's
+decisions in random play) teaches the policy nothing, since its probability is 1 whatever the
+weights, so its policy, entropy and KL terms have no gradient. Leaving such steps out spares
+the SGD their passes; they still count in GAE's recursion (their values link the choices
+before and after them); only their value-loss terms are gone. A module whose batch holds no
+choice at all keeps its steps (RLlib's learner cannot train on an empty batch). Togyz Kumalak
+and Santorini have almost no forced steps.
 
 The batch holds what PPO's loss reads: observations, actions, their log-probabilities and
 distribution inputs at sampling time, advantages and value targets.
@@ -143,13 +147,16 @@ class PPOBatch(ConnectorV2):
         """One module's batch from its chunks (each with at least one step)."""
         lengths, observations = chunks.lengths, chunks.observations
         device = next(module.parameters()).device
-        with torch.no_grad():
-            values_seen = (
-                module.compute_values({Columns.OBS: _tensors(observations, device)})
-                .cpu()
-                .numpy()
-                .astype(np.float64)
-            )
+        if chunks.values is not None:  # kept by the runner as it sampled
+            values_seen = chunks.values.astype(np.float64)
+        else:
+            with torch.no_grad():
+                values_seen = (
+                    module.compute_values({Columns.OBS: _tensors(observations, device)})
+                    .cpu()
+                    .numpy()
+                    .astype(np.float64)
+                )
         # Each chunk has one observation more than steps: its final one, the bootstrap's.
         finals = np.cumsum(lengths + 1) - 1
         is_step = np.ones(values_seen.shape[0], dtype=bool)
