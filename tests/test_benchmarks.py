@@ -218,16 +218,22 @@ def test_bench_serve_plays_games_at_once_and_checks_each() -> None:
     assert "--games: expected a whole number >= 1, got '0'" in result.stderr
 
 
-def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> None:
+def run_training_benchmark(*args: str) -> subprocess.CompletedProcess[str]:
+    """A training benchmark's run, which needs the batched and rllib extras; it must succeed."""
     for module in ("numba", "ray", "torch"):
         pytest.importorskip(module)
-    result = run(
+    result = run(*args)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> None:
+    result = run_training_benchmark(
         "bench_training.py",
         *("--variants", "santorini-fixed", "--iterations", "1", "--train-batch-size", "64"),
         *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
         *("--envs", "2", "--eval-games", "2"),
     )
-    assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert "env/kernels" in lines[1] and "learner update" in lines[1]
     rows = {
@@ -251,29 +257,23 @@ def test_bench_training_times_both_engines_and_says_where_the_time_goes() -> Non
 
 
 def test_bench_training_times_one_engine_alone_and_unfrozen() -> None:
-    for module in ("numba", "ray", "torch"):
-        pytest.importorskip(module)
-    result = run(
+    result = run_training_benchmark(
         "bench_training.py",
         *("--variants", "senet-kendall-5", "--iterations", "1", "--train-batch-size", "64"),
         *("--minibatch-size", "32", "--epochs", "1", "--hidden", "8", "--games", "8"),
         *("--engines", "batched", "--unfrozen", "--eval-games", "2"),
     )
-    assert result.returncode == 0, result.stderr[-3000:]
     rows = [line.split()[:2] for line in result.stdout.splitlines() if line.startswith("senet")]
     assert rows == [["senet-kendall-5", "batched"]] * 3
     assert "ms per iteration" in result.stdout and "batched/env" not in result.stdout
 
 
 def test_bench_overlap_times_the_three_ways_against_the_driver() -> None:
-    for module in ("numba", "ray", "torch"):
-        pytest.importorskip(module)
-    result = run(
+    result = run_training_benchmark(
         "bench_overlap.py",
         *("--variants", "senet-kendall-5", "--runs", "1", "--warmup", "1", "--iterations", "2"),
         *("--train-batch-size", "64", "--minibatch-size", "32"),
     )
-    assert result.returncode == 0, result.stderr[-3000:]
     rows = [line.split() for line in result.stdout.splitlines() if line.startswith("senet")]
     assert [row[1] for row in rows] == ["driver", "remote", "overlap"]
     assert rows[0][3] == "1.00x" and all(row[3].endswith("x") for row in rows)
