@@ -1,6 +1,6 @@
 """PPO's train batch built whole (:mod:`zoo_games.rllib.ppo_batch`): GAE worked out by hand,
 against RLlib's own recursion, and the batch against RLlib's default learner pipeline on
-episodes both engines sampled, and the steps it leaves out (those with one legal action).
+episodes both engines sampled, and steps with one legal action kept in it.
 """
 
 from __future__ import annotations
@@ -140,11 +140,10 @@ def test_the_batch_is_rllibs_default_pipeline_without_its_artificial_steps(engin
         algo.stop()
     assert set(ours) == set(theirs) == set(learner.module.keys())
     for module_id, batch in ours.items():
-        # Ours keeps the real steps that were choices: more than one legal action.
+        # Ours keeps every real step, forced ones (one legal action) included.
         real = theirs[module_id][Columns.LOSS_MASK].numpy().astype(bool)
         legal = theirs[module_id][Columns.OBS]["action_mask"].numpy().sum(axis=1)
         assert (legal[real] == 1).any() and (legal[real] > 1).any()
-        real &= legal > 1
         assert len(batch[Columns.ACTIONS]) == real.sum() > 0
         assert Columns.LOSS_MASK not in batch
         for column in (Columns.ACTIONS, Columns.ACTION_LOGP, Columns.ACTION_DIST_INPUTS):
@@ -208,34 +207,25 @@ def senet_module() -> MaskedActorCritic:
     )
 
 
-def test_steps_with_one_legal_action_are_left_out_of_the_batch_but_not_out_of_gae():
+def test_steps_with_one_legal_action_stay_in_the_batch_and_in_gae():
     module = senet_module()
     # Steps 1 and 3 had one legal action each; the game is won on step 3.
     chunk = _chunk([[3, 7], [5], [1, 2, 9], [50]], [0.0, 0.0, 0.0, 1.0])
     batch = PPOBatch(gamma=1.0, lambda_=1.0)(
         rl_module={"shared": module}, batch={}, episodes=[chunk]
     )["shared"]
-    np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [3, 1])
-    np.testing.assert_array_equal(batch[Columns.OBS]["observation"][:, 0].numpy(), [0, 2])
-    # With gamma and lambda 1 a value target is the game's return, through the forced steps.
-    np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [1.0, 1.0])
-    # The kept advantages are those of the whole chain, standardized over the kept steps.
+    np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [3, 5, 1, 50])
+    np.testing.assert_array_equal(batch[Columns.OBS]["observation"][:, 0].numpy(), [0, 1, 2, 3])
+    # With gamma and lambda 1 a value target is the game's return, at every step: the forced
+    # steps train the value at their positions too.
+    np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [1.0] * 4)
+    # The advantages are the return less each value, standardized over the four steps.
     with torch.no_grad():
         values = module.compute_values({Columns.OBS: batch[Columns.OBS]}).numpy()
     raw = 1.0 - values
     np.testing.assert_allclose(
         batch[Postprocessing.ADVANTAGES].numpy(), (raw - raw.mean()) / raw.std(), atol=1e-5
     )
-
-
-def test_a_batch_of_forced_steps_alone_keeps_them():
-    module = senet_module()
-    chunk = _chunk([[5], [50]], [0.0, -1.0])
-    batch = PPOBatch(gamma=1.0, lambda_=1.0)(
-        rl_module={"shared": module}, batch={}, episodes=[chunk]
-    )["shared"]
-    np.testing.assert_array_equal(batch[Columns.ACTIONS].numpy(), [5, 50])
-    np.testing.assert_allclose(batch[Postprocessing.VALUE_TARGETS].numpy(), [-1.0, -1.0])
 
 
 @pytest.mark.usefixtures("local_ray")

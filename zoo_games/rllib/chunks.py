@@ -6,7 +6,7 @@ processes every one of those objects is pickled on the runner and rebuilt on the
 side, and a batch of 8,000 Senet steps is about a hundred game chunks, two hundred seat chunks
 and thousands of small objects: building and pickling them took a third of the runner's time
 in a profile of a Kendall run, and the learner's process unpickles them all again
-(docs/training.md, "Samples as arrays, and forced moves left out").
+(docs/training.md, "Samples as arrays").
 
 :class:`ChunkBatch` carries the same chunks as a few arrays per module (:class:`ModuleChunks`):
 each seat chunk's observations with its final one, its actions, rewards and model outputs,

@@ -24,17 +24,16 @@ environment path's, or a batched runner's ``sample()``) and the batched runner's
 * GAE's backward recursion runs on a ``(chunks, longest chunk)`` array, one column per step,
   all chunks at once;
 * value targets are the advantages plus the values, as RLlib's; advantages are standardized
-  over the steps the batch keeps. RLlib standardizes over its artificial steps too, whose
-  advantages are masked out of the loss; here there are none, so the batch needs no loss mask.
+  over the batch's steps. RLlib standardizes over its artificial steps too, whose advantages
+  are masked out of the loss; here there are none, so the batch needs no loss mask.
 
-The batch keeps only the steps that were choices: a step whose mask allowed one action (a
+The batch keeps every step, forced ones included: a step whose mask allowed one action (a
 Senet throw that moves one piece, or none, with its one "pass"; about a quarter of Kendall's
-decisions in random play) teaches the policy nothing, since its probability is 1 whatever the
-weights, so its policy, entropy and KL terms have no gradient. Leaving such steps out spares
-the SGD their passes; they still count in GAE's recursion (their values link the choices
-before and after them); only their value-loss terms are gone. A module whose batch holds no
-choice at all keeps its steps (RLlib's learner cannot train on an empty batch). Togyz Kumalak
-and Santorini have almost no forced steps.
+decisions in random play) has no policy, entropy or KL gradient, but its value-loss term
+trains the value that GAE reads at that position, in the trunk the policy shares. Batches
+that left such steps out trained Kendall players clearly weaker against greedy in the same 20
+minutes, though they made a quarter more iterations (docs/training.md, "Forced moves stay in
+the batch").
 
 The batch holds what PPO's loss reads: observations, actions, their log-probabilities and
 distribution inputs at sampling time, advantages and value targets.
@@ -166,20 +165,16 @@ class PPOBatch(ConnectorV2):
         advantage = advantages(
             values, chunks.rewards, bootstraps, lengths, self.gamma, self.lambda_
         )
-        steps = np.flatnonzero(is_step)
-        choices = observations["action_mask"][steps].sum(axis=1) > 1
-        kept = choices if choices.any() else np.ones_like(choices)
-        targets = (advantage + values)[kept].astype(np.float32)
-        advantage = advantage[kept]
+        targets = (advantage + values).astype(np.float32)
         advantage = (advantage - advantage.mean()) / max(1e-4, float(advantage.std()))
         columns: dict[str, Any] = {
-            Columns.OBS: {key: seen[steps[kept]] for key, seen in observations.items()},
-            Columns.ACTIONS: chunks.actions[kept],
+            Columns.OBS: {key: seen[is_step] for key, seen in observations.items()},
+            Columns.ACTIONS: chunks.actions,
             Postprocessing.ADVANTAGES: advantage.astype(np.float32),
             Postprocessing.VALUE_TARGETS: targets,
         }
         for name in MODEL_OUTPUTS:  # at sampling time
-            columns[name] = chunks.outputs[name][kept]
+            columns[name] = chunks.outputs[name]
         return _tensors(columns, device)
 
 
