@@ -198,17 +198,13 @@ def _chunk(masks: list[list[int]], rewards: list[float]) -> SingleAgentEpisode:
     )
 
 
-def senet_module() -> MaskedActorCritic:
+def test_steps_with_one_legal_action_stay_in_the_batch_and_in_gae():
     env = find_variant("senet-kendall-5").raw_env()
-    return MaskedActorCritic(
+    module = MaskedActorCritic(
         observation_space=env.observation_space("player_0"),
         action_space=env.action_space("player_0"),
         model_config={"hidden": [8]},
     )
-
-
-def test_steps_with_one_legal_action_stay_in_the_batch_and_in_gae():
-    module = senet_module()
     # Steps 1 and 3 had one legal action each; the game is won on step 3.
     chunk = _chunk([[3, 7], [5], [1, 2, 9], [50]], [0.0, 0.0, 0.0, 1.0])
     batch = PPOBatch(gamma=1.0, lambda_=1.0)(
