@@ -157,6 +157,8 @@ TRAIN_MISTAKES = [
     (["--final-lr-fraction", "1.5"], "must be more than 0 and at most 1, got 1.5"),
     (["--gae-lambda", "1.2"], "must be from 0 to 1, got 1.2"),
     (["--epochs", "0"], "must be 1 or more"),
+    (["--train-batch-size", "0"], "must be 1 or more"),
+    (["--minibatch-size", "many"], "expected a whole number, got 'many'"),
     (["--epochs", "1.5"], "expected a whole number, got '1.5'"),
     (["--greedy-share", "1.5"], "must be from 0 to 1, got 1.5"),
     # Refused by the settings, which need the rllib extra to be read:
@@ -175,6 +177,11 @@ TRAIN_MISTAKES = [
     pytest.param(
         ["--algorithm", "alphazero", "--workers", "1000000"],
         "workers 1000000 is more than this machine's",
+        marks=needs_rllib,
+    ),
+    pytest.param(
+        ["--minibatch-size", "2000", "--train-batch-size", "1000"],
+        "minibatch_size 2000 is more than train_batch_size 1000",
         marks=needs_rllib,
     ),
 ]
@@ -256,8 +263,10 @@ def test_ppo_train_starts_with_the_network_and_loss_options(tmp_path, monkeypatc
     argv += ["--hidden", "256", "256", "--lr", "0.001", "--entropy-coeff", "0.03"]
     argv += ["--greedy-share", "0.25", "--random-share", "0.5", "--epochs", "3"]
     argv += ["--final-lr-fraction", "0.2", "--gae-lambda", "0.8", "--vf-loss-coeff", "0.25"]
+    argv += ["--train-batch-size", "4000", "--minibatch-size", "500"]
     assert main(argv) == 0
     (settings,) = started
+    assert (settings.train_batch_size, settings.minibatch_size) == (4000, 500)
     assert settings.final_lr_fraction == 0.2 and settings.lambda_ == 0.8
     assert settings.vf_loss_coeff == 0.25
     assert (settings.hidden, settings.lr, settings.entropy_coeff) == ([256, 256], 0.001, 0.03)
@@ -345,6 +354,10 @@ def alphazero_runs(monkeypatch):
         (["--search-value-weight", "half"], "expected a number, got 'half'"),
         (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
         (["--epochs", "2"], "--epochs cannot be used with --algorithm alphazero"),
+        (
+            ["--minibatch-size", "500"],
+            "--minibatch-size cannot be used with --algorithm alphazero",
+        ),
         (["--gae-lambda", "0.8"], "--gae-lambda cannot be used with --algorithm alphazero"),
         (["--vf-loss-coeff", "0.5"], "--vf-loss-coeff cannot be used with --algorithm alphazero"),
         (["--greedy-share", "0.5"], "--greedy-share cannot be used with --algorithm alphazero"),

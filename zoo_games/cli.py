@@ -207,6 +207,8 @@ TRAIN_OPTIONS = {
     "env_runners": "env_runners",
     "envs_per_runner": "envs_per_env_runner",
     "hidden": "hidden",
+    "train_batch_size": "train_batch_size",
+    "minibatch_size": "minibatch_size",
     "epochs": "epochs",
     "lr": "lr",
     "final_lr_fraction": "final_lr_fraction",
@@ -470,6 +472,19 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="SIZE",
         help="widths of the network's hidden layers, e.g. 256 256",
+    )
+    training.add_argument(
+        "--train-batch-size",
+        type=at_least(1),
+        metavar="STEPS",
+        help="ppo: steps of experience per update (default 8000)",
+    )
+    training.add_argument(
+        "--minibatch-size",
+        type=at_least(1),
+        metavar="STEPS",
+        help="ppo: steps per SGD step, at most --train-batch-size (default 1000): smaller "
+        "minibatches take more optimizer steps per batch",
     )
     training.add_argument(
         "--epochs",

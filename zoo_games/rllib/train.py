@@ -242,6 +242,11 @@ class TrainSettings:
             value = getattr(self, name)
             if value is not None and value < minimum:
                 raise ValueError(f"{name} must be {minimum} or more, got {value}")
+        if self.minibatch_size > self.train_batch_size:
+            raise ValueError(
+                f"minibatch_size {self.minibatch_size} is more than train_batch_size "
+                f"{self.train_batch_size}: a minibatch is a part of the batch"
+            )
         if self.overlap and self.env_runners == 0:
             raise ValueError(
                 "overlap needs remote runners to sample while the learner updates: ask for "
