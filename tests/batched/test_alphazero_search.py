@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -13,8 +14,10 @@ from tests.agents.test_agents import SANTORINI_WIN, TOGYZ_WIN, game_of
 from zoo_games import batched
 from zoo_games.batched import kernels_of
 from zoo_games.batched.search.alphazero import BatchedSearch, SearchResult
+from zoo_games.batched.search.alphazero_steps import compile_descent
 from zoo_games.batched.search.evaluators import uniform_evaluator
 from zoo_games.batched.search.selection import considered_visit_schedule
+from zoo_games.batched.search.tree import NODE, stratified_outcome_child
 from zoo_games.core.game import CHANCE
 from zoo_games.senet.rules import THROW_PROBABILITIES
 
@@ -139,20 +142,52 @@ def test_gumbels_choice_when_every_root_action_is_visited():
         )
 
 
-def test_chance_outcomes_are_visited_as_often_as_they_come_up():
-    """Senet: all simulations through one root action; its throws follow their probabilities."""
+@pytest.mark.parametrize("simulations", [7, 10, 33, 1600])
+def test_chance_outcomes_are_visited_as_often_as_they_come_up(simulations):
+    """Senet: every simulation through one root action; each throw's visits are its share.
+
+    After ``n`` visits of the chance node, each throw has been followed ``n * probability``
+    times rounded up or down, however few the simulations.
+    """
     label = "senet-kendall-5"
     rows, _ = played_rows(label, 1, 10, seed=2)
-    search = BatchedSearch(label, 1, 1600, considered=1, seed=0)
+    search = BatchedSearch(label, 1, simulations, considered=1, seed=0)
     result = search.run(rows, uniform_evaluator)
     tree = search.nodes[0]
     root_children = tree[tree[0]["first"] : tree[0]["first"] + tree[0]["count"]]
     chance = tree[0]["first"] + np.flatnonzero(root_children["action"] == result.actions[0])[0]
     assert tree[chance]["player"] == CHANCE  # the next throw is pending
+    assert tree[chance]["visits"] == simulations
     throws = tree[tree[chance]["first"] : tree[chance]["first"] + tree[chance]["count"]]
-    shares = dict(zip(throws["action"], throws["visits"] / tree[chance]["visits"], strict=True))
+    visits = dict(zip(throws["action"], throws["visits"], strict=True))
+    assert sum(visits.values()) == simulations
     for throw, probability in THROW_PROBABILITIES:
-        assert shares[throw] == pytest.approx(probability, abs=0.05)
+        assert abs(visits[throw] - simulations * probability) < 1
+
+
+def test_the_order_of_a_chance_nodes_outcomes_worked_out_by_hand():
+    """Senet's throws 1-5 come up 4, 6, 4, 1 and 1 times in 16: the visits take them in turn.
+
+    Each visit follows the throw whose probability most exceeds its visits over (1 + the
+    node's visits). First: 2 (6/16 is the largest). Second, shares over 2: 1 and 3 tie at 4/16
+    and the first listed, 1, goes. Third: 3 (4/16 against 2 at 6/16 - 1/3). Fourth: 2
+    (6/16 - 1/4 = 2/16 against 4/16 - 1/4 = 0 for 1 and 3 and 1/16 for 4 and 5). Fifth, shares
+    over 5: 4 (1/16, tied with 5 and listed first, against 6/16 - 2/5 < 0 and 4/16 - 1/5 =
+    0.05). Then 1, 3, 2, 5, 2.
+    """
+    nodes = np.zeros(8, dtype=NODE)
+    nodes[0]["first"] = -1
+    nodes[0]["player"] = CHANCE
+    size = np.array([1], dtype=np.int64)
+    probabilities = np.array([0.0] + [p for _, p in sorted(THROW_PROBABILITIES)])
+    order = []
+    for _ in range(10):
+        child = stratified_outcome_child(nodes, size, 0, probabilities)
+        order.append(int(nodes[child]["action"]))
+        nodes[child]["visits"] += 1
+        nodes[0]["visits"] += 1
+    assert order == [2, 1, 3, 2, 4, 1, 3, 2, 5, 2]
+    assert nodes[0]["count"] == 5 and size[0] == 6  # one child per throw, made at the first visit
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -182,10 +217,10 @@ def test_deterministic_for_a_seed_and_only_legal(label):
     check_result(results[0], masks)
 
 
+@pytest.mark.parametrize("label", ["togyz-kumalak", "senet-kendall-5"])
 @pytest.mark.parametrize("selection", ["gumbel", "puct"])
-def test_a_search_run_again_starts_afresh(selection):
-    """Without noise or chance (Togyz Kumalak), a search repeats itself exactly."""
-    label = "togyz-kumalak"
+def test_a_search_run_again_starts_afresh(label, selection):
+    """Without noise a search repeats itself exactly: Senet's throws are not drawn either."""
     rows, masks = played_rows(label, 3, 20, seed=4)
     search = BatchedSearch(label, 3, 20, selection=selection, seed=2)
     first = search.run(rows, observation_evaluator, explore=False)
@@ -300,3 +335,11 @@ def test_root_masks_that_allow_nothing_or_do_not_fit_are_refused():
     nothing_legal = 1 - masks
     with pytest.raises(ValueError, match="root_masks allows no legal action in row 0"):
         search.run(rows, uniform_evaluator, root_masks=nothing_legal)
+
+
+def test_a_game_with_chance_but_no_way_to_set_it_is_refused():
+    """The descent writes the outcomes it chooses: a game module must say how."""
+    module = types.ModuleType("dice_without_setter")
+    module.chance_outcome = lambda row: int(row[0])
+    with pytest.raises(TypeError, match="no set_chance_outcome"):
+        compile_descent(module)

@@ -500,6 +500,15 @@ def chance_outcome(row: np.ndarray) -> int:
     return int(row[THROW])
 
 
+@njit(cache=True, inline="always")
+def set_chance_outcome(row: np.ndarray, outcome: Integer) -> None:
+    """Make ``outcome`` the throw, as if the sticks had given it.
+
+    The AlphaZero search chooses the outcome of each chance node it passes instead of drawing it.
+    """
+    row[THROW] = outcome
+
+
 #: The rules core's evaluation of a game in progress, compiled.
 score = batch.compile_rule(evaluation.score)
 

@@ -2,7 +2,7 @@
 
 A simulation is split into compiled steps over every game of the batch
 (:mod:`zoo_games.batched.search.alphazero_steps`): the descent (select down each tree to a leaf,
-sampling chance), then one call of the
+following each chance outcome in proportion to its probability), then one call of the
 :class:`~zoo_games.batched.search.evaluators.LeafEvaluator` from Python for all the leaves that
 need it, then the expansion and backup. The root of each game is evaluated first, in the same
 way. The trees are those of :mod:`zoo_games.batched.search.tree`, one row of a 2-D array per
@@ -83,10 +83,10 @@ class BatchedSearch:
     :class:`~zoo_games.catalog.Variant`. ``selection``: ``"gumbel"`` (``considered`` actions at
     the root, Sequential Halving) or ``"puct"`` (``exploration`` is PUCT's constant;
     ``dirichlet_alpha`` and ``dirichlet_fraction`` shape the root noise when exploring).
-    ``seed`` seeds one generator per game (Gumbel noise, chance outcomes, Dirichlet noise,
-    sampled PUCT actions): game ``g`` of the search draws only from its own, so a game's
-    search does not depend on the others searched with it, and runs go on from where the last
-    one left the generators.
+    ``seed`` seeds one generator per game (Gumbel noise, Dirichlet noise, sampled PUCT
+    actions; chance outcomes are chosen, not drawn): game ``g`` of the search draws only from
+    its own, so a game's search does not depend on the others searched with it, and runs go on
+    from where the last one left the generators.
 
     The trees are allocated once, with room for the root's children and, per simulation, the
     children of one leaf and the outcomes of one chance node: 40 bytes a node, about

@@ -36,16 +36,16 @@ from zoo_games.batched.search.templates import (
     find_legal,
     game_kernels,
     play_move,
-    resolve_chance,
     search_namespace,
+    set_chance_outcome,
 )
 from zoo_games.batched.search.tree import (
     OPEN,
     add_children,
     backup,
     new_child,
-    outcome_child,
     sign_of,
+    stratified_outcome_child,
 )
 from zoo_games.core.game import CHANCE, NO_WINNER
 
@@ -84,10 +84,11 @@ def descend(
 
     The moves are played on a copy of the root's row with the game's kernels, ``legal_mask``
     before every ``play`` as the engine's contract requires. At a chance node (the sticks
-    still to be thrown) the game's ``begin_turn`` draws the outcome from game ``g``'s own
-    generator and its child is followed, so a leaf is a decision node never evaluated or a
-    finished game. ``root_targets[k]``: the visit count Sequential Halving asks of this
-    simulation's root action (Gumbel selection).
+    still to be thrown) the outcome followed is the one most short of its probability's share
+    of the node's visits (:func:`~zoo_games.batched.search.tree.stratified_outcome_child`),
+    written into the row by the game's ``set_chance_outcome``, so a leaf is a decision node
+    never evaluated or a finished game. ``root_targets[k]``: the visit count Sequential
+    Halving asks of this simulation's root action (Gumbel selection).
 
     Writes ``paths[k, :depths[k]]`` (the nodes from the root to the leaf), ``leaf_rows[k]``,
     and either ``needs_evaluation[k]`` with ``leaf_masks[k]`` and ``leaf_observations[k]``
@@ -109,10 +110,8 @@ def descend(
                 leaf_values[k] = tree[node].solved
                 break
             if tree[node].player == CHANCE:
-                resolve_chance(row, config, rngs, g)
-                child = outcome_child(
-                    tree, sizes[g], node, chance_outcome(row), OUTCOME_PROBABILITY
-                )
+                child = stratified_outcome_child(tree, sizes[g], node, OUTCOME_PROBABILITY)
+                set_chance_outcome(row, tree[child].action)
             elif tree[node].first < 0:
                 if find_legal(row, config, leaf_masks[k]) == 0:
                     outcome = game_kernels.outcome_without_moves(row, config)
@@ -142,7 +141,16 @@ def descend(
 
 @cache
 def compile_descent(module: types.ModuleType) -> Any:
-    """:func:`descend` compiled for the game ``module``."""
+    """:func:`descend` compiled for the game ``module``.
+
+    ``TypeError`` for a game module with chance outcomes (``chance_outcome``) but no
+    ``set_chance_outcome``: the descent chooses each outcome and must write it into the row.
+    """
+    if hasattr(module, "chance_outcome") and not hasattr(module, "set_chance_outcome"):
+        raise TypeError(
+            f"{module.__name__} has chance outcomes (chance_outcome) but no set_chance_outcome, "
+            "which the AlphaZero search needs to follow the outcome it chooses"
+        )
     return compile_for_game(descend, module, search_namespace(module, globals()))
 
 

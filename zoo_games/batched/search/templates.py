@@ -8,6 +8,8 @@ finds as a global, where one passed as an argument would be called through a poi
 * ``game_kernels``: the game module;
 * ``chance_outcome(row)``: the game module's function of that name if it has one (Senet: the
   throw, 0 while the sticks are still to be thrown), else :func:`no_chance_outcome`;
+* ``set_chance_outcome(row, outcome)``: the game module's function of that name if it has one
+  (Senet: makes ``outcome`` the throw), else :func:`no_set_chance_outcome`;
 * ``OUTCOME_PROBABILITY``: the game module's array of that name, indexed by outcome.
 
 :func:`game_namespace` makes those bindings and compiles the kernel calls below, once per
@@ -44,6 +46,16 @@ def chance_outcome(row: np.ndarray) -> int:
     raise NotImplementedError
 
 
+@njit(cache=True, inline="always")
+def no_set_chance_outcome(row: np.ndarray, outcome: Integer) -> None:
+    """``set_chance_outcome`` of a game without chance: it has no outcome to set."""
+
+
+def set_chance_outcome(row: np.ndarray, outcome: Integer) -> None:
+    """Template: bound to the game's ``set_chance_outcome`` or to :func:`no_set_chance_outcome`."""
+    raise NotImplementedError
+
+
 def play_move(
     row: np.ndarray, action: Integer, config: np.ndarray, rngs: np.ndarray, game: Integer
 ) -> int:
@@ -66,6 +78,7 @@ def game_namespace(module: types.ModuleType) -> dict[str, Any]:
     """The bindings of ``module`` (see the module docstring) and its kernel calls, compiled."""
     namespace = dict(globals(), game_kernels=module)
     namespace["chance_outcome"] = getattr(module, "chance_outcome", no_chance_outcome)
+    namespace["set_chance_outcome"] = getattr(module, "set_chance_outcome", no_set_chance_outcome)
     namespace["OUTCOME_PROBABILITY"] = getattr(module, "OUTCOME_PROBABILITY", np.zeros(1))
     for function in (play_move, find_legal, resolve_chance):
         compile_for_game(function, module, namespace)

@@ -114,6 +114,31 @@ def outcome_child(
 
 
 @njit(cache=True, inline="always")
+def stratified_outcome_child(
+    nodes: np.ndarray, size: np.ndarray, node: Integer, probabilities: np.ndarray
+) -> int:
+    """The child of chance node ``node`` whose probability most exceeds its share of the visits.
+
+    (Its outcomes are made if new.) The share of a child is its visits over ``1 +`` the chance
+    node's: the first visit takes the likeliest outcome, and after ``n`` visits each outcome's
+    visits lie within one of ``n`` times its probability, so the node's mean weighs its
+    outcomes as the game does. Drawing the outcomes instead weighs them by the luck of a few
+    draws: eight draws of Senet's throws give one of the two rarest none, once or twice or more.
+    """
+    if nodes[node].first < 0:
+        add_outcomes(nodes, size, node, probabilities)
+    first = nodes[node].first
+    share = 1.0 / (1.0 + nodes[node].visits)
+    best = first
+    best_excess = -math.inf
+    for child in range(first, first + nodes[node].count):
+        excess = probabilities[nodes[child].action] - nodes[child].visits * share
+        if excess > best_excess:
+            best, best_excess = child, excess
+    return best
+
+
+@njit(cache=True, inline="always")
 def backup(nodes: np.ndarray, path: np.ndarray, depth: Integer, value: float) -> None:
     """Count one more visit of each of the ``depth`` nodes of ``path``, adding ``value``."""
     for index in range(depth):
