@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from ray.rllib.utils.postprocessing.value_predictions import compute_value_targe
 
 from zoo_games.catalog import find_variant
 from zoo_games.rllib.module import MaskedActorCritic
-from zoo_games.rllib.ppo_batch import PPOBatch, advantages
+from zoo_games.rllib.ppo_batch import PPOBatch, _tensors, advantages
 from zoo_games.rllib.train import TrainSettings, ppo_config
 
 
@@ -247,3 +248,16 @@ def test_the_values_a_runner_keeps_are_those_the_learner_would_make_with_the_sam
     np.testing.assert_array_equal(
         kept["shared"][Columns.ACTIONS].numpy(), made["shared"][Columns.ACTIONS].numpy()
     )
+
+
+def test_read_only_arrays_become_tensors_without_a_warning():
+    """Arrays from Ray's object store are read-only: copied, where writable ones are shared."""
+    sampled = np.arange(6.0)
+    sampled.flags.writeable = False
+    gathered = np.arange(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tensors = _tensors({"sampled": sampled, "gathered": gathered}, torch.device("cpu"))
+    assert tensors["sampled"].tolist() == sampled.tolist()
+    assert not np.shares_memory(tensors["sampled"].numpy(), sampled)
+    assert np.shares_memory(tensors["gathered"].numpy(), gathered)

@@ -179,4 +179,12 @@ class PPOBatch(ConnectorV2):
 
 
 def _tensors(arrays: Any, device: torch.device) -> Any:
-    return tree.map_structure(lambda array: torch.from_numpy(np.asarray(array)).to(device), arrays)
+    """``arrays`` as tensors on ``device``, sharing memory with each array that allows writing.
+
+    The actions and sampling outputs arrive from a remote runner through Ray's object store,
+    read-only, and torch warns about tensors over read-only memory: those are copied (a small
+    part of the batch; the observations were already gathered into new arrays).
+    """
+    return tree.map_structure(
+        lambda array: torch.from_numpy(np.require(array, requirements="W")).to(device), arrays
+    )
