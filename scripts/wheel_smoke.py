@@ -119,8 +119,8 @@ def play_the_baselines(expected: list[str]) -> None:
     assert shipped == sorted(expected), f"the wheel ships baselines {shipped}, not {expected}"
     for label in shipped:
         seated = (agents.make("alphazero", simulations=0), agents.make("random", seed=0))
-        _, moves, _ = play_arena_game(catalog.find_variant(label).game, seated, chance_seed=0)
-        print(f"the {label} baseline plays: {moves[0]} moves against random")
+        played = play_arena_game(catalog.find_variant(label).game, seated, chance_seed=0)
+        print(f"the {label} baseline plays: {played.moves[0]} moves against random")
     print(f"{len(shipped)} alphazero baselines in the wheel")
 
 

@@ -356,6 +356,7 @@ def _arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         out=args.out,
         gauntlet=args.gauntlet,
+        opening_moves=args.opening_moves,
     )
 
 
@@ -591,6 +592,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--gauntlet",
         action="store_true",
         help="only the first agent's pairings: the first AGENT against each of the others",
+    )
+    arena.add_argument(
+        "--opening-moves",
+        type=int,
+        default=0,
+        metavar="N",
+        help="begin every game with N random moves, the same for both seats (0)",
     )
     arena.set_defaults(run=_arena, parser=arena)
 

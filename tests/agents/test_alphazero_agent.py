@@ -97,8 +97,8 @@ def baselines(tmp_path, monkeypatch):
 def test_the_network_alone_plays_whole_games_of_legal_moves(label, saved_network) -> None:
     agent = agents.make("alphazero", simulations=0, checkpoint=saved_network(label), seed=0)
     # play_arena_game raises ValueError at the first illegal action.
-    result, moves, _ = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
-    assert result in (0.0, 0.5, 1.0) and sum(moves) > 0
+    played = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
+    assert played.result in (0.0, 0.5, 1.0) and sum(played.moves) > 0
 
 
 def test_the_network_alone_plays_its_highest_legal_logit(tmp_path) -> None:
@@ -352,8 +352,8 @@ def wins_at_once(state, action: int) -> bool:
 def test_the_search_plays_whole_games_of_legal_moves(label, saved_network) -> None:
     pytest.importorskip("numba", reason="the search needs the batched extra")
     agent = agents.make("alphazero", simulations=4, checkpoint=saved_network(label), seed=0)
-    result, moves, _ = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
-    assert result in (0.0, 0.5, 1.0) and sum(moves) > 0
+    played = play_arena_game(find_variant(label).game, (agent, agent), chance_seed=0)
+    assert played.result in (0.0, 0.5, 1.0) and sum(played.moves) > 0
 
 
 @pytest.mark.parametrize(("label", "position", "favourite"), WINS_IN_ONE)

@@ -49,6 +49,8 @@ def test_arena_command_gauntlet_plays_only_the_first_agents_pairings(tmp_path, c
         (["santorini-fixed", "random", "random", "--games", "5"], "positive even"),
         (["santorini-fixed", "random", "random", "--workers", "0"], "workers"),
         (["santorini-fixed", "random", "random", "--seed", "-3"], "seed"),
+        (["santorini-fixed", "random", "random", "--opening-moves", "-1"], "opening_moves"),
+        (["santorini-fixed", "random", "random", "--opening-moves", "99"], "from 0 to 20"),
     ],
 )
 def test_arena_command_mistakes_give_one_line_and_no_game(arguments, message, monkeypatch, capsys):

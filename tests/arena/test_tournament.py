@@ -13,14 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
 from zoo_games.agents import make, registry
 from zoo_games.arena import run_arena
-from zoo_games.arena.play import play_arena_game
+from zoo_games.arena.play import opening_move, play_arena_game
 from zoo_games.arena.report import format_table, write_outputs
-from zoo_games.arena.tournament import game_seeds
+from zoo_games.arena.tournament import game_seeds, opening_seed
 from zoo_games.catalog import find_variant
 
 
@@ -72,10 +74,11 @@ def test_workers_play_torch_agents_after_torch_ran_in_the_arena_process():
     assert done.stdout.split() == ["2"]
 
 
-def test_one_worker_and_two_workers_give_identical_results():
+@pytest.mark.parametrize("opening_moves", [0, 3])
+def test_one_worker_and_two_workers_give_identical_results(opening_moves):
     agents = ["random", FirstLegalAgent, "random"]
-    alone = run_arena("togyz-kumalak", agents, games=8, seed=5, workers=1)
-    shared = run_arena("togyz-kumalak", agents, games=8, seed=5, workers=2)
+    alone = run_arena("togyz-kumalak", agents, 8, seed=5, opening_moves=opening_moves)
+    shared = run_arena("togyz-kumalak", agents, 8, seed=5, workers=2, opening_moves=opening_moves)
     assert outcomes(alone) == outcomes(shared)
     assert alone.elo is not None and shared.elo is not None
     assert [r.elo for r in alone.elo] == [r.elo for r in shared.elo]
@@ -99,8 +102,8 @@ def test_records_follow_the_game_that_was_played():
     # so the pairing's results alternate with the seats and repeat exactly.
     result = run_arena("santorini-fixed", [FirstLegalAgent, LastLegalAgent], games=4)
     game = find_variant("santorini-fixed").game
-    as_player_0, _, _ = play_arena_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
-    as_player_1, _, _ = play_arena_game(game, (LastLegalAgent(), FirstLegalAgent()), 0)
+    as_player_0 = play_arena_game(game, (FirstLegalAgent(), LastLegalAgent()), 0).result
+    as_player_1 = play_arena_game(game, (LastLegalAgent(), FirstLegalAgent()), 0).result
     expected = [as_player_0, 1 - as_player_1] * 2
     assert [record.result for record in result.records] == expected
 
@@ -151,6 +154,10 @@ def test_agents_may_be_instances_or_named_in_a_mapping():
         (dict(agent_specs=["random", lambda seed: FirstLegalAgent(seed)], workers=2), "sent"),
         (dict(agent_specs="random"), "a list of agents"),
         (dict(games=2.0), "positive even"),
+        (dict(opening_moves=-1), "opening_moves must be an integer from 0 to 20"),
+        (dict(opening_moves=21), "opening_moves must be an integer from 0 to 20"),
+        (dict(opening_moves=2.0), "opening_moves must be an integer"),
+        (dict(opening_moves=True), "opening_moves must be an integer"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_game(arguments, message, monkeypatch):
@@ -195,8 +202,10 @@ def test_outputs_are_written_and_readable(tmp_path):
     data = json.loads(paths[0].read_text())
     assert data["agents"] == ["random", "first-legal", "last-legal"]
     assert len(data["games"]) == 12 and len(data["elo"]) == 3 and data["elo_anchor"] == "random"
+    assert data["opening_moves"] == 0 and all(len(game["digest"]) == 16 for game in data["games"])
     with paths[1].open() as handle:
         rows = list(csv.DictReader(handle))
+    assert all(1 <= int(row["distinct_games"]) <= 4 for row in rows)
     assert [(row["first"], row["second"], row["games"]) for row in rows] == [
         ("random", "first-legal", "4"),
         ("random", "last-legal", "4"),
@@ -228,3 +237,101 @@ def test_a_gauntlet_plays_only_the_first_agents_pairings_with_the_round_robins_g
         "random",
         "first-legal",
     }
+
+
+# ---------------------------------------------------------------- openings and repeated games
+def test_two_deterministic_agents_repeat_two_games_and_the_table_says_so():
+    result = run_arena("santorini-fixed", [FirstLegalAgent, LastLegalAgent], games=6)
+    assert result.pairings[0].distinct_games == 2
+    assert result.pairing("last-legal", "first-legal").distinct_games == 2
+    table = format_table(result)
+    assert "note: first-legal and last-legal played 2 different games in 6" in table
+    assert "--opening-moves N begins each pair of games with N random moves" in table
+
+
+def test_an_opening_makes_every_game_of_deterministic_agents_different():
+    result = run_arena("togyz-kumalak", [FirstLegalAgent, LastLegalAgent], games=8, opening_moves=4)
+    assert result.pairings[0].distinct_games == 8
+    assert result.opening_moves == 4
+    table = format_table(result)
+    assert "each begun by 4 random moves" in table.splitlines()[0] and "note:" not in table
+
+
+def test_random_agents_play_different_games_and_get_no_note():
+    result = run_arena("santorini-fixed", ["random", "random"], games=6)
+    assert result.pairings[0].distinct_games == 6 and "note:" not in format_table(result)
+
+
+def test_a_pair_of_games_shares_its_opening_and_every_pairing_meets_the_same_ones():
+    # Games 2m and 2m + 1 swap the seats; game k of every pairing has game k's opening.
+    assert opening_seed(7, 4) == opening_seed(7, 5)
+    assert len({opening_seed(7, index) for index in range(0, 20, 2)}) == 10
+    assert opening_seed(7, 4) != opening_seed(8, 4)
+    game = find_variant("togyz-kumalak").game
+    seats = (FirstLegalAgent(), LastLegalAgent())
+    plain = play_arena_game(game, seats, 0, opening_moves=5, opening_seed=opening_seed(7, 4))
+    swapped = play_arena_game(
+        game, seats[::-1], 0, opening_moves=5, opening_seed=opening_seed(7, 5)
+    )
+    other = play_arena_game(game, seats, 0, opening_moves=5, opening_seed=opening_seed(7, 6))
+    assert plain.actions[:5] == swapped.actions[:5]
+    assert plain.actions[:5] != other.actions[:5]
+    assert plain.digest != swapped.digest
+
+
+def test_the_agents_moves_and_the_length_leave_the_opening_out():
+    game = find_variant("togyz-kumalak").game
+    played = play_arena_game(game, (FirstLegalAgent(), LastLegalAgent()), 0, opening_moves=6)
+    assert sum(played.moves) == len(played.actions) - 6
+    plain = play_arena_game(game, (FirstLegalAgent(), LastLegalAgent()), 0)
+    assert sum(plain.moves) == len(plain.actions)
+
+
+def test_an_opening_in_senet_plays_through_the_throws():
+    result = run_arena("senet-kendall-5", ["random", FirstLegalAgent], games=4, opening_moves=6)
+    assert result.pairings[0].games == 4 and result.pairings[0].distinct_games == 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    label=st.sampled_from(["togyz-kumalak", "santorini-fixed", "senet-kendall-5"]),
+    plies=st.integers(0, 120),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_an_opening_move_is_legal_and_never_ends_the_game(label, plies, seed):
+    game = find_variant(label).game
+    generator = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = [outcome for outcome, _ in state.chance_outcomes()]
+            state.apply_action(outcomes[generator.integers(len(outcomes))])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[generator.integers(len(legal))])
+    if state.is_terminal() or state.is_chance_node():
+        return
+    position = state.position()
+    move = opening_move(state, generator)
+    assert state.position() == position  # the state is left as it was
+    ending = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        ending.append(after.is_terminal())
+    if move == -1:
+        assert all(ending)
+    else:
+        assert move in state.legal_actions() and not ending[state.legal_actions().index(move)]
+
+
+def test_a_game_or_two_repeated_gets_no_note_and_more_do():
+    # Two random openings that coincide repeat a game: harmless below 10% of the games.
+    result = run_arena("santorini-fixed", ["random", "random"], games=20)
+    pairing = result.pairings[0]
+    few = replace(result, pairings=(replace(pairing, distinct_games=18),))
+    many = replace(result, pairings=(replace(pairing, distinct_games=17),))
+    assert "note:" not in format_table(few)
+    assert "played 17 different games in 20" in format_table(many)

@@ -18,7 +18,20 @@ from zoo_games.training.loop import Schedule, Steps, train_iterations
 def result(wins: int, games: int) -> PairingResult:
     score = wins / games
     return PairingResult(
-        "trained", "random", games, wins, 0, games - wins, games // 2, score, score, score, 10, 1, 1
+        "trained",
+        "random",
+        games,
+        wins,
+        0,
+        games - wins,
+        games // 2,
+        score,
+        score,
+        score,
+        10,
+        1,
+        1,
+        games,
     )
 
 

@@ -1,9 +1,9 @@
 """``zoo-games arena``: check every argument, play the tournament, print and write the results.
 
 Every user mistake (unknown variant, agent or option, bad option value, too few agents, a
-number of games that is not positive and even, a bad seed or worker count, an output folder
-that cannot be written) is reported in one line on stderr, with exit status 2, before any
-game is played.
+number of games that is not positive and even, a bad seed, worker count or opening length,
+an output folder that cannot be written) is reported in one line on stderr, with exit
+status 2, before any game is played.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def arena_command(
     workers: int = 1,
     out: str | None = None,
     gauntlet: bool = False,
+    opening_moves: int = 0,
 ) -> int:
     """Run ``zoo-games arena``; the exit status (0, or 2 after a one-line error)."""
     try:
@@ -39,6 +40,7 @@ def arena_command(
             seed=seed,
             workers=workers,
             gauntlet=gauntlet,
+            opening_moves=opening_moves,
             progress=lambda line: print(f"zoo-games arena: {line}", file=sys.stderr, flush=True),
         )
     except ValueError as mistake:

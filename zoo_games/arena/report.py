@@ -14,8 +14,10 @@ from zoo_games.arena.results import ArenaResult, PairingResult
 def format_table(result: ArenaResult) -> str:
     """The pairings (and the Elo table, with three or more agents) as aligned text."""
     width = max(len("agent"), *(len(name) for name in result.agents))
+    opening = f", each begun by {result.opening_moves} random moves" if result.opening_moves else ""
     lines = [
-        f"{result.variant}: {result.games_per_pairing} games per pairing, seed {result.seed}",
+        f"{result.variant}: {result.games_per_pairing} games per pairing, seed {result.seed}"
+        + opening,
         "",
         f"{'agent':<{width}}  {'opponent':<{width}}  {'W':>5} {'D':>5} {'L':>5}  "
         f"{'score':>6}  {'95% interval':<15}  {'length':>6}  {'ms/move':>15}",
@@ -26,6 +28,7 @@ def format_table(result: ArenaResult) -> str:
             f"{p.score:>6.1%}  [{p.score_low:5.1%}, {p.score_high:5.1%}]  {p.mean_length:>6.1f}  "
             f"{p.first_ms_per_move:>7.3f} {p.second_ms_per_move:>7.3f}"
         )
+    lines += repeated_games_notes(result)
     if result.elo is not None:
         lines += [
             "",
@@ -35,6 +38,34 @@ def format_table(result: ArenaResult) -> str:
             elo, low, high = (round(value) + 0 for value in (rating.elo, rating.low, rating.high))
             lines.append(f"{rating.agent:<{width}}  {elo:>7}  [{low:>6}, {high:>6}]")
     return "\n".join(lines)
+
+
+#: A pairing gets a note when fewer than this share of its games differ. Two random openings
+#: that happen to coincide repeat a game or two, which changes an interval little; agents
+#: that repeat most of their games (two deterministic agents without an opening play two
+#: games in all) make it meaningless.
+DISTINCT_SHARE_NOTED = 0.9
+
+
+def repeated_games_notes(result: ArenaResult) -> list[str]:
+    """A line for each pairing that repeated many of its games, saying what that means.
+
+    The intervals count every game as a separate trial: a pairing that played the same
+    games again has far fewer trials than its count says, and its interval is too narrow.
+    """
+    notes = []
+    for p in result.pairings:
+        if p.distinct_games < DISTINCT_SHARE_NOTED * p.games:
+            remedy = (
+                "a longer opening (--opening-moves) varies them more"
+                if result.opening_moves
+                else "--opening-moves N begins each pair of games with N random moves"
+            )
+            notes.append(
+                f"note: {p.first} and {p.second} played {p.distinct_games} different games in "
+                f"{p.games}, so their interval is narrower than the evidence; {remedy}"
+            )
+    return ["", *notes] if notes else []
 
 
 def write_json(result: ArenaResult, path: Path) -> None:

@@ -40,6 +40,9 @@ class PairingResult:
     #: Mean milliseconds per decision of the first and of the second agent.
     first_ms_per_move: float
     second_ms_per_move: float
+    #: How many of the games differ (by their moves): fewer than ``games`` when games were
+    #: played twice, which two deterministic agents do from the same start in the same seats.
+    distinct_games: int
 
     @property
     def win_rate(self) -> float:
@@ -60,6 +63,8 @@ class ArenaResult:
     elo: tuple[EloRating, ...] | None
     elo_anchor: str | None
     records: tuple[PlayedGame, ...]
+    #: Random decisions that began every game (:mod:`zoo_games.arena.play`).
+    opening_moves: int = 0
 
     def pairing(self, first: str, second: str) -> PairingResult:
         """The pairing of two agents, seen from ``first`` (counts swapped if need be)."""
@@ -87,6 +92,7 @@ class ArenaResult:
             "agents": list(self.agents),
             "games_per_pairing": self.games_per_pairing,
             "seed": self.seed,
+            "opening_moves": self.opening_moves,
             "pairings": [asdict(result) for result in self.pairings],
             "elo": None if self.elo is None else [asdict(rating) for rating in self.elo],
             "elo_anchor": self.elo_anchor,
@@ -107,6 +113,7 @@ def summarize(
     seed: int,
     records: Sequence[PlayedGame],
     anchor: int,
+    opening_moves: int = 0,
 ) -> ArenaResult:
     """The statistics of ``records`` (games of the pairings ``pairs`` of ``agents``)."""
     by_pairing: dict[int, list[PlayedGame]] = {index: [] for index in range(len(pairs))}
@@ -137,6 +144,7 @@ def summarize(
         elo=elo,
         elo_anchor=agents[anchor] if elo is not None else None,
         records=tuple(sorted(records, key=lambda r: (r.pairing, r.index))),
+        opening_moves=opening_moves,
     )
 
 
@@ -161,6 +169,7 @@ def _pairing_result(first: str, second: str, records: Sequence[PlayedGame]) -> P
         mean_length=float(np.mean([record.length for record in records])) if records else 0.0,
         first_ms_per_move=1000 * seconds[0] / moves[0] if moves[0] else 0.0,
         second_ms_per_move=1000 * seconds[1] / moves[1] if moves[1] else 0.0,
+        distinct_games=len({record.digest for record in records}),
     )
 
 
@@ -180,4 +189,5 @@ def _swapped(result: PairingResult) -> PairingResult:
         mean_length=result.mean_length,
         first_ms_per_move=result.second_ms_per_move,
         second_ms_per_move=result.first_ms_per_move,
+        distinct_games=result.distinct_games,
     )

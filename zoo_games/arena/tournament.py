@@ -5,6 +5,12 @@ seeded from ``numpy.random.SeedSequence(seed, spawn_key=(p, k))``, which gives t
 its chance generator and of each of its two agents, and both agents are made afresh for it
 (from their spec or factory). A game therefore depends only on ``(seed, p, k)`` and the
 agents, never on which process plays it or what that process played before.
+
+An opening (``opening_moves``, see :mod:`zoo_games.arena.play`) is drawn from
+``SeedSequence(seed, spawn_key=(k // 2,))``: games ``2m`` and ``2m + 1``, which seat the two
+agents the other way round, begin with the same opening, and so does game ``k`` of every
+pairing. In a game without chance, each agent thus plays each opening once from each seat,
+and every pairing meets the same openings.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from zoo_games.core.game import Game
 #: is for every game, so only in-process: ``workers=1``).
 AgentSource = str | Agent | Callable[..., Agent]
 
+#: The longest opening a tournament accepts: enough to vary where games start, short of
+#: replacing the agents' play with random moves.
+MOST_OPENING_MOVES = 20
 #: Name of the agent the Elo table is anchored on when it takes part.
 ANCHOR_AGENT = "random"
 #: Chunks of games handed to each worker process (more chunks even out slow games).
@@ -119,8 +128,18 @@ def game_seeds(seed: int, pairing: int, index: int) -> tuple[int, int, int]:
     return chance, first, second
 
 
+def opening_seed(seed: int, index: int) -> int:
+    """The seed of game ``index``'s opening: shared by its pair of games and by every pairing."""
+    return int(np.random.SeedSequence(seed, spawn_key=(index // 2,)).generate_state(1)[0])
+
+
 def play_pairing_games(
-    variant: str, pair: tuple[Entrant, Entrant], pairing: int, indices: Sequence[int], seed: int
+    variant: str,
+    pair: tuple[Entrant, Entrant],
+    pairing: int,
+    indices: Sequence[int],
+    seed: int,
+    opening_moves: int = 0,
 ) -> list[PlayedGame]:
     """Play games ``indices`` of one pairing; the first agent is ``player_0`` in even games."""
     game = find_variant(variant).game
@@ -130,12 +149,21 @@ def play_pairing_games(
         agents = (pair[0].make(first_seed), pair[1].make(second_seed))
         first_side = index % 2
         seated = (agents[first_side], agents[1 - first_side])
-        result, moves, seconds = play_arena_game(game, seated, chance_seed)
+        played = play_arena_game(
+            game, seated, chance_seed, opening_moves, opening_seed(seed, index)
+        )
+        result, moves, seconds = played.result, played.moves, played.seconds
         if first_side == 1:  # player_0 was the second agent
             result, moves, seconds = 1.0 - result, moves[::-1], seconds[::-1]
         records.append(
             PlayedGame(
-                pairing, index, first_side, result, (moves[0], moves[1]), (seconds[0], seconds[1])
+                pairing,
+                index,
+                first_side,
+                result,
+                (moves[0], moves[1]),
+                (seconds[0], seconds[1]),
+                played.digest,
             )
         )
     return records
@@ -149,6 +177,7 @@ def run_arena(
     workers: int = 1,
     gauntlet: bool = False,
     progress: Callable[[str], None] | None = None,
+    opening_moves: int = 0,
 ) -> ArenaResult:
     """Play every pairing of ``agent_specs`` ``games`` times on variant ``variant_label``.
 
@@ -175,6 +204,11 @@ def run_arena(
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     if not _is_integer(workers) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    if not _is_integer(opening_moves) or not 0 <= opening_moves <= MOST_OPENING_MOVES:
+        raise ValueError(
+            f"opening_moves must be an integer from 0 to {MOST_OPENING_MOVES}, got "
+            f"{opening_moves!r}"
+        )
     games, seed, workers = int(games), int(seed), int(workers)
     if isinstance(agent_specs, str):
         raise ValueError(f"agent_specs must be a list of agents, got the string {agent_specs!r}")
@@ -205,6 +239,7 @@ def run_arena(
             pairing,
             range(start, min(games, start + chunk)),
             seed,
+            int(opening_moves),
         )
         for pairing, (i, j) in enumerate(pairs)
         for start in range(0, games, chunk)
@@ -230,7 +265,8 @@ def run_arena(
             for future in futures:
                 keep(future.result())
     anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
-    return summarize(variant_label, [p.name for p in players], pairs, games, seed, records, anchor)
+    names = [p.name for p in players]
+    return summarize(variant_label, names, pairs, games, seed, records, anchor, int(opening_moves))
 
 
 def _check_importable_in_workers(player: Entrant) -> None:
