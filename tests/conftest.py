@@ -108,6 +108,7 @@ EXTRAS = {
     "zoo_games.batched": ("numba", "batched"),
     "from zoo_games import batched": ("numba", "batched"),
     "batched-mcts": ("numba", "batched"),
+    '"alphabeta"': ("numba", "batched"),
     # AlphaZero plays on the batched engine and learns with torch.
     "zoo_games.alphazero": ("numba", "batched"),
     "zoo_games.alphazero.train": ("torch", "rllib"),

@@ -172,7 +172,7 @@ def test_the_command_line_lists_it_and_the_playthrough_records_it(
 
 
 # ------------------------------------------------------------------ batched: no kernels
-def test_the_batched_engine_and_batched_mcts_refuse_a_game_without_kernels(
+def test_the_batched_engine_and_its_agents_refuse_a_game_without_kernels(
     stones: Variant,
 ) -> None:
     batched: ModuleType = pytest.importorskip("zoo_games.batched", exc_type=ImportError)
@@ -181,3 +181,5 @@ def test_the_batched_engine_and_batched_mcts_refuse_a_game_without_kernels(
         batched.make("stones-10", batch_size=4)
     with pytest.raises(ValueError, match=message):
         agents.make("batched-mcts", simulations=10, seed=0).act(state_at(stones, "10 0"))
+    with pytest.raises(ValueError, match=message):
+        agents.make("alphabeta", seed=0).check_game(stones.game)

@@ -461,7 +461,8 @@ def without_module(monkeypatch):
             m for m in sys.modules if m.startswith(("zoo_games.batched", "zoo_games.rllib"))
         ]:
             monkeypatch.delitem(sys.modules, loaded)
-        monkeypatch.delitem(sys.modules, "zoo_games.agents.batched_mcts", raising=False)
+        for agent in ("batched_mcts", "alphabeta"):
+            monkeypatch.delitem(sys.modules, f"zoo_games.agents.{agent}", raising=False)
         monkeypatch.setitem(sys.modules, name, None)
 
     return hide
@@ -471,6 +472,7 @@ def without_module(monkeypatch):
     ("missing", "agent", "extra"),
     [
         ("numba", "batched-mcts", "batched"),
+        ("numba", "alphabeta", "batched"),
         ("numba", "alphazero", "batched"),  # its search; alphazero:simulations=0 needs no numba
         ("ray", "rllib:checkpoint=runs/x", "rllib"),
     ],

@@ -99,6 +99,7 @@ def test_a_missing_section_is_named() -> None:
     ("missing", "page", "mark"),
     [
         ("numba", "docs/agents.md", "batched-mcts"),
+        ("numba", "docs/agents.md", '"alphabeta"'),
         ("numba", "docs/batched.md", "from zoo_games import batched"),
         ("ray.rllib", "docs/training.md", "zoo_games.rllib"),
     ],

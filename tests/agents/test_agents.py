@@ -84,9 +84,17 @@ SANTORINI_BLOCKS = {
 # (worker 0 steps to 13, beside 18, and domes it).
 SANTORINI_ONE_BLOCK = "00000/00000/00200/00030/00000 7,10;12,24 0 20,16,13,18"
 
+
+def alphabeta() -> agents.Agent:
+    """The ``alphabeta`` agent at its default depth; the test is skipped without numba."""
+    pytest.importorskip("numba", reason="alphabeta needs the batched extra")
+    return agents.make("alphabeta", seed=0)
+
+
 DECIDING_AGENTS = [
     pytest.param(lambda: agents.make("greedy", seed=0), id="greedy"),
     pytest.param(lambda: agents.make("mcts", simulations=300, seed=0), id="mcts"),
+    pytest.param(alphabeta, id="alphabeta"),
 ]
 
 
@@ -262,10 +270,11 @@ BAD_OPTIONS = {
         "max_nodes": [2048.0, True, 10],
         "seed": [-2, "x"],
     },
+    "alphabeta": {"depth": ["4", 2.5, True, 0, 31], "seed": [-1, "x"]},
     "rllib": {"checkpoint": [3, True], "sample": [1, "yes"], "seed": [1.5, -1]},
     "alphazero": {"simulations": ["64", 2.0, True, -1], "checkpoint": [3, False], "seed": [-1]},
 }
-NEEDS = {"batched-mcts": "numba", "rllib": "ray.rllib"}
+NEEDS = {"batched-mcts": "numba", "alphabeta": "numba", "rllib": "ray.rllib"}
 
 
 @pytest.mark.parametrize(
@@ -291,8 +300,10 @@ def test_every_option_of_every_agent_has_bad_values_tried(name):
     assert set(BAD_OPTIONS[name]) >= set(agents.registry.option_types(name)) - {"checkpoint"}
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts", "alphabeta"])
 def test_agents_refuse_chance_and_terminal_states(name):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name])
     chance = game_of("senet-kendall-5").new_initial_state()
     over = game_of("togyz-kumalak").state_from_position(TOGYZ_WIN)
     over.apply_action(8)
@@ -301,8 +312,12 @@ def test_agents_refuse_chance_and_terminal_states(name):
             agents.make(name).act(state)
 
 
+#: Every agent, in the order of ``agents.names()`` (the web app offers them in it too).
+AGENT_NAMES = ["random", "greedy", "mcts", "batched-mcts", "alphabeta", "rllib", "alphazero"]
+
+
 def test_names_lists_every_agent():
-    assert agents.names() == ["random", "greedy", "mcts", "batched-mcts", "rllib", "alphazero"]
+    assert agents.names() == AGENT_NAMES
 
 
 def test_an_agent_without_options_of_its_own_has_its_seed_checked():

@@ -18,6 +18,7 @@ pytest.importorskip("httpx2", reason="the test extra's httpx2 runs Starlette's t
 
 from starlette.testclient import TestClient
 
+from tests.agents.test_agents import AGENT_NAMES
 from zoo_games.agents import Agent
 from zoo_games.catalog import find_variant, labels
 from zoo_games.core.game import GameState
@@ -61,15 +62,7 @@ def state_after(view: dict[str, Any]) -> GameState:
 def test_setup_lists_every_variant_opponent_and_limit(client: TestClient) -> None:
     setup = client.get("/api/setup").json()
     assert setup["variants"] == labels()
-    assert setup["opponents"] == [
-        "random",
-        "greedy",
-        "mcts",
-        "batched-mcts",
-        "rllib",
-        "alphazero",
-        "human",
-    ]
+    assert setup["opponents"] == [*AGENT_NAMES, "human"]
     assert setup["seats"] == ["first", "second"]
     assert (setup["most_games"], setup["idle_minutes"], setup["move_seconds"]) == (200, 60, 30)
 

@@ -20,6 +20,7 @@ AGENT_CLASSES = {
     "greedy": "zoo_games.agents.greedy:GreedyAgent",
     "mcts": "zoo_games.agents.mcts:MCTSAgent",
     "batched-mcts": "zoo_games.agents.batched_mcts:BatchedMCTSAgent",
+    "alphabeta": "zoo_games.agents.alphabeta:AlphaBetaAgent",
     "rllib": "zoo_games.rllib.agent:RLlibAgent",
     "alphazero": "zoo_games.alphazero.agent:AlphaZeroAgent",
 }
@@ -27,7 +28,7 @@ AGENT_CLASSES = {
 AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 #: Agent name -> the extra (``pip install "zoo-games[EXTRA]"``) its module needs. (The
 #: ``alphazero`` agent's module needs none: only its search does, which it says itself.)
-AGENT_EXTRAS = {"batched-mcts": "batched", "rllib": "rllib"}
+AGENT_EXTRAS = {"batched-mcts": "batched", "alphabeta": "batched", "rllib": "rllib"}
 
 
 class MissingExtraError(ImportError):

@@ -11,6 +11,8 @@ AlphaZero's self-play (the rooms above):
   leaf values from random rollouts (compiled) or from any evaluator called from Python, such
   as a policy-value network;
 * :mod:`~zoo_games.batched.search.uct`: ``batched-mcts``'s driver, whole simulations compiled;
+* :mod:`~zoo_games.batched.search.alphabeta`: the ``alphabeta`` agent's depth-first search,
+  no tree kept, its stack of plies compiled;
 * :mod:`~zoo_games.batched.search.alphazero` (with its compiled steps,
   :mod:`~zoo_games.batched.search.alphazero_steps`): many games' trees searched at once, their
   leaves evaluated together between compiled steps.
