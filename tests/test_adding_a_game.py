@@ -176,7 +176,10 @@ def test_the_batched_engine_and_its_agents_refuse_a_game_without_kernels(
     stones: Variant,
 ) -> None:
     batched: ModuleType = pytest.importorskip("zoo_games.batched", exc_type=ImportError)
-    message = r"game 'stones' has no batched kernels; the batched engine and batched-mcts play"
+    message = (
+        r"game 'stones' has no batched kernels; the batched engine and the searches compiled "
+        r"on it \(batched-mcts, alphabeta, alphazero's\) play"
+    )
     with pytest.raises(ValueError, match=message):
         batched.make("stones-10", batch_size=4)
     with pytest.raises(ValueError, match=message):

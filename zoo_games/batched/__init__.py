@@ -48,8 +48,9 @@ def kernels_of(game: Game) -> GameKernels:
     module_name = KERNEL_MODULES.get(game.name)
     if module_name is None:
         raise ValueError(
-            f"game {game.name!r} has no batched kernels; the batched engine and batched-mcts "
-            f"play {', '.join(KERNEL_MODULES)}"
+            f"game {game.name!r} has no batched kernels; the batched engine and the searches "
+            f"compiled on it (batched-mcts, alphabeta, alphazero's) play "
+            f"{', '.join(KERNEL_MODULES)}"
         )
     kernels: GameKernels = importlib.import_module(module_name).KERNELS
     return kernels
