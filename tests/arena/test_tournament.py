@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from tests.agents.test_agents import random_decision_state
 from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
 from zoo_games.agents import make, registry
 from zoo_games.arena import run_arena
@@ -299,20 +300,8 @@ def test_an_opening_in_senet_plays_through_the_throws():
     seed=st.integers(0, 2**32 - 1),
 )
 def test_an_opening_move_is_legal_and_never_ends_the_game(label, plies, seed):
-    game = find_variant(label).game
+    state = random_decision_state(label, seed, plies)
     generator = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    for _ in range(plies):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            outcomes = [outcome for outcome, _ in state.chance_outcomes()]
-            state.apply_action(outcomes[generator.integers(len(outcomes))])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[generator.integers(len(legal))])
-    if state.is_terminal() or state.is_chance_node():
-        return
     position = state.position()
     move = opening_move(state, generator)
     assert state.position() == position  # the state is left as it was

@@ -85,12 +85,11 @@ class AlphaBetaAgent(Agent):
         check_decision_node(state)
         start = time.perf_counter()
         search = self.search_for(state.game)
-        row = search.kernels.row_from_state(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last_search = AlphaBetaResult(legal[0], 0, 0.0, 0, time.perf_counter() - start)
             return legal[0]
-        found = search.search(row)
+        found = search.search(search.kernels.row_from_state(state))
         action = self._rng.choice(found.best_actions())
         self.last_search = AlphaBetaResult(
             action, found.depth, found.value, found.nodes, time.perf_counter() - start
