@@ -352,6 +352,7 @@ def alphazero_runs(monkeypatch):
         (["--convolutions", "8"], "convolutions read a board of planes"),
         (["--search-value-weight", "1.5"], "must be from 0 to 1, got 1.5"),
         (["--search-value-weight", "half"], "expected a number, got 'half'"),
+        (["--symmetries"], "togyz-kumalak has no board symmetries to train with; --symmetries"),
         (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
         (["--epochs", "2"], "--epochs cannot be used with --algorithm alphazero"),
         (
@@ -374,7 +375,8 @@ def test_alphazero_train_mistakes_get_one_line_and_start_nothing(
 
 
 @pytest.mark.parametrize(
-    "extra", [["--games", "8"], ["--simulations", "16"], ["--search-value-weight", "0.5"]]
+    "extra",
+    [["--games", "8"], ["--simulations", "16"], ["--search-value-weight", "0.5"], ["--symmetries"]],
 )
 def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra) -> None:
     line = refused(capsys, ["train", "togyz-kumalak", "--output", str(tmp_path / "r"), *extra])
@@ -403,6 +405,14 @@ def test_alphazero_convolutions_are_given_as_channel_counts(tmp_path, alphazero_
     assert main([*argv, "--convolutions", "32", "16", "--output", str(tmp_path / "a")]) == 0
     assert main([*argv, "--convolutions", "--output", str(tmp_path / "b")]) == 0
     assert [settings.convolutions for settings in alphazero_runs] == [[32, 16], []]
+
+
+@needs_alphazero
+def test_alphazero_symmetries_are_asked_for_by_a_flag(tmp_path, alphazero_runs):
+    argv = ["train", "santorini-fixed-workers", "--algorithm", "alphazero", "--iterations", "1"]
+    assert main([*argv, "--symmetries", "--output", str(tmp_path / "a")]) == 0
+    assert main([*argv, "--output", str(tmp_path / "b")]) == 0
+    assert [settings.symmetries for settings in alphazero_runs] == [True, False]
 
 
 @pytest.mark.parametrize(

@@ -234,6 +234,7 @@ ALPHAZERO_OPTIONS = {
     "games": "games",
     "simulations": "simulations",
     "guard": "guard",
+    "symmetries": "symmetries",
     "convolutions": "convolutions",
     "search_value_weight": "search_value_weight",
     "hidden": "hidden",
@@ -451,6 +452,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--guard",
         action=argparse.BooleanOptionalAction,
         help="alphazero: self-play plays a win in one and leaves out moves that lose at once",
+    )
+    training.add_argument(
+        "--symmetries",
+        action=argparse.BooleanOptionalAction,
+        help="alphazero: train on each position in a random symmetry of its board (Santorini's "
+        "8 turns and reflections)",
     )
     training.add_argument(
         "--convolutions",

@@ -73,6 +73,17 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
     assert not np.array_equal(a.policy[0], c.policy[0])
 
 
+def test_a_run_with_symmetries_learns_from_turned_positions(tmp_path, make_scripted_search):
+    # One iteration: both play the same games with the same first network, then learn.
+    changes = {"variant": "santorini-fixed-workers", "moves": 40, "eval_every": 0, "iterations": 1}
+    plain = tiny_run(tmp_path / "plain", make_scripted_search, **changes)
+    turned = tiny_run(tmp_path / "turned", make_scripted_search, **changes, symmetries=True)
+    assert turned.symmetries and not plain.symmetries
+    a, b = network.load(tmp_path / "plain"), network.load(tmp_path / "turned")
+    assert a.trained["positions"] == b.trained["positions"] > 0
+    assert not np.array_equal(a.policy[0], b.policy[0])
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -96,6 +107,7 @@ def test_the_same_seed_gives_the_same_network(tmp_path, make_scripted_search):
         ({"workers": 10**6}, "workers 1000000 is more than this machine's"),
         ({"seed": 2**32}, "seed must be a whole number from 0 to 4294967295, got 4294967296"),
         ({"resume": True}, "nothing to resume"),
+        ({"symmetries": True}, "togyz-kumalak has no board symmetries to train with"),
     ],
 )
 def test_bad_settings_are_refused_before_any_work(tmp_path, changes, message):

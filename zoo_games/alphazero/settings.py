@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from zoo_games.alphazero.network import ARRAYS, DESCRIPTION, check_board_of_planes
-from zoo_games.catalog import find_variant
+from zoo_games.catalog import find_variant, variants
+from zoo_games.core.symmetry import symmetries_of
 from zoo_games.training.budget import Budget
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
@@ -63,6 +64,9 @@ class AlphaZeroSettings:
     #: in one is played, moves that let the opponent win at once are left out while others
     #: remain (:mod:`zoo_games.alphazero.guard`).
     guard: bool = False
+    #: The learner shows each position in a random symmetry of its board, one per row of a
+    #: batch (:mod:`zoo_games.alphazero.augment`); only for a variant whose board has them.
+    symmetries: bool = False
     # Three layers of 128: evaluated nearly twice as fast as two of 256, with half the
     # weights and one layer more (docs/training.md, "Speed of the parts").
     hidden: list[int] = field(default_factory=lambda: [128, 128, 128])
@@ -160,6 +164,16 @@ class AlphaZeroSettings:
         if not are_sizes(self.convolutions):
             raise ValueError(
                 f"convolutions must be channel counts of 1 or more, got {self.convolutions}"
+            )
+        if self.symmetries and not symmetries_of(variant.observer, variant.game.num_actions):
+            with_symmetries = ", ".join(
+                other.label
+                for other in variants()
+                if symmetries_of(other.observer, other.game.num_actions)
+            )
+            raise ValueError(
+                f"{self.variant} has no board symmetries to train with; --symmetries serves "
+                f"{with_symmetries}"
             )
         if self.convolutions:
             check_board_of_planes(variant.observation_shape, f"{self.variant}'s")

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
+from zoo_games.alphazero.augment import Augmenter
 from zoo_games.alphazero.learner import (
     Learner,
     Losses,
@@ -51,6 +52,7 @@ from zoo_games.alphazero.selfplay import SelfPlay, make_selfplay
 from zoo_games.alphazero.settings import COUNTERS, LEARNER, REPLAY, AlphaZeroSettings
 from zoo_games.arena.results import PairingResult
 from zoo_games.catalog import find_variant
+from zoo_games.core.symmetry import symmetries_of
 from zoo_games.training.checkpoints import (
     CHECKPOINT,
     METRICS,
@@ -137,6 +139,9 @@ class Run:
             model, settings.lr, settings.weight_decay, settings.search_value_weight
         )
         self.rng = np.random.default_rng(settings.seed)
+        self.augmenter = (
+            Augmenter(symmetries_of(variant.observer, num_actions)) if settings.symmetries else None
+        )
         self.counters = Counters()
 
     def network(self, trained: dict[str, Any] | None = None) -> PolicyValueNetwork:
@@ -160,7 +165,10 @@ class Run:
         self.counters.owed_samples += played.positions * settings.replay_ratio
         losses: list[Losses] = []
         while self.counters.owed_samples >= settings.batch_size and len(self.buffer):
-            losses.append(self.learner.step(self.buffer.sample(settings.batch_size, self.rng)))
+            batch = self.buffer.sample(settings.batch_size, self.rng)
+            if self.augmenter is not None:
+                batch = self.augmenter.augmented(batch, self.rng)
+            losses.append(self.learner.step(batch))
             self.counters.owed_samples -= settings.batch_size
         self.counters.learner_steps += len(losses)
         return {

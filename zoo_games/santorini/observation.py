@@ -8,11 +8,13 @@ window centred on it, then the parts left.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 
 import numpy as np
 from gymnasium import spaces
 
+from zoo_games.core.symmetry import Symmetry
+from zoo_games.santorini import symmetry
 from zoo_games.santorini.cells import INITIAL_PARTS, NUM_CELLS, SIZE, UNPLACED
 from zoo_games.santorini.rules import NEIGHBOUR, PLAY_ACTIONS, SantoriniState
 
@@ -100,6 +102,10 @@ class SantoriniObserver:
         shape = (SIZE, SIZE, CHANNELS)
         return np.ndarray(shape, np.uint8, channels, 0, _CHANNELS_LAST_STRIDES).copy()
 
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        """The board's eight symmetries (:mod:`zoo_games.santorini.symmetry`) on these planes."""
+        return board_symmetries(planes_gather, num_actions)
+
 
 class TacticsObserver:
     """The planes of :class:`SantoriniObserver`, flattened, then 160 tactical values: 535.
@@ -140,6 +146,10 @@ class TacticsObserver:
         write_tactics(values, PLANES_LENGTH, state.heights, state.workers, player)
         return values
 
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        """The board's eight symmetries (:mod:`zoo_games.santorini.symmetry`) on these values."""
+        return board_symmetries(tactics_gather, num_actions)
+
 
 class WorkersObserver:
     """The board around each worker: 806 ``uint8`` values, flat.
@@ -176,6 +186,45 @@ class WorkersObserver:
         write_windows(values, state.heights, state.workers, player)
         write_counts(values, state.parts, state.in_placement(), to_move)
         return values
+
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        """The board's eight symmetries (:mod:`zoo_games.santorini.symmetry`) on these windows."""
+        return board_symmetries(workers_gather, num_actions)
+
+
+def board_symmetries(
+    observation_gather: Callable[[int], np.ndarray], num_actions: int
+) -> list[Symmetry]:
+    """Each symmetry of the board as the gathers of an encoding's values and of the actions."""
+    return [
+        Symmetry(observation_gather(turn), symmetry.action_gather(turn, num_actions))
+        for turn in range(symmetry.COUNT)
+    ]
+
+
+def planes_gather(turn: int) -> np.ndarray:
+    """The gather of the flattened planes: each cell's channels go with the cell."""
+    cells = symmetry.cell_gather(turn)
+    return (cells[:, None] * CHANNELS + np.arange(CHANNELS)).reshape(-1)
+
+
+def tactics_gather(turn: int) -> np.ndarray:
+    """The gather of the tactics encoding: planes, climbs by direction, then actions."""
+    directions = symmetry.direction_gather(turn)
+    climbs = [PLANES_LENGTH + 8 * slot + directions for slot in range(4)]
+    actions = PLANES_LENGTH + 2 * CLIMBS_LENGTH + symmetry.action_gather(turn, PLAY_ACTIONS)
+    return np.concatenate([planes_gather(turn), *climbs, actions])
+
+
+def workers_gather(turn: int) -> np.ndarray:
+    """The gather of the workers encoding: each window turns, the counts stay.
+
+    A window turns around its worker as the board turns around its centre: both are 5 x 5.
+    """
+    cells = symmetry.cell_gather(turn)
+    windows = np.arange(4)[:, None, None] * WINDOW_SIDE * WINDOW_SIDE + cells[None, :, None]
+    values = windows * WINDOW_CHANNELS + np.arange(WINDOW_CHANNELS)
+    return np.concatenate([values.reshape(-1), np.arange(4 * WINDOW_LENGTH, WORKERS_LENGTH)])
 
 
 def write_windows(
