@@ -272,7 +272,12 @@ BAD_OPTIONS = {
     },
     "alphabeta": {"depth": ["4", 2.5, True, 0, 31], "seed": [-1, "x"]},
     "rllib": {"checkpoint": [3, True], "sample": [1, "yes"], "seed": [1.5, -1]},
-    "alphazero": {"simulations": ["64", 2.0, True, -1], "checkpoint": [3, False], "seed": [-1]},
+    "alphazero": {
+        "simulations": ["64", 2.0, True, -1],
+        "checkpoint": [3, False],
+        "symmetries": [1, "yes"],
+        "seed": [-1],
+    },
 }
 NEEDS = {"batched-mcts": "numba", "alphabeta": "numba", "rllib": "ray.rllib"}
 

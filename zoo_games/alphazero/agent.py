@@ -38,6 +38,8 @@ class AlphaZeroAgent(Agent):
     """Plays a trained policy-value network (module docstring); ``seed`` seeds the search.
 
     ``simulations`` is the search's budget per move (0: the network's policy alone).
+    ``symmetries``: every position is scored as the mean of the network's readings of it in
+    each symmetry of its board (:mod:`zoo_games.alphazero.symmetric`; Santorini only).
     ``checkpoint`` is a run folder of ``zoo-games train --algorithm alphazero`` (or any folder
     holding ``network.npz`` and ``network.json``); relative paths are read from the working
     folder when the agent is made. Without it, the agent plays the shipped baseline of the
@@ -51,6 +53,7 @@ class AlphaZeroAgent(Agent):
         simulations: int = DEFAULT_SIMULATIONS,
         checkpoint: str | os.PathLike[str] | None = None,
         seed: int | None = None,
+        symmetries: bool = False,
     ) -> None:
         super().__init__(seed)
         if simulations < 0:
@@ -61,6 +64,7 @@ class AlphaZeroAgent(Agent):
         if simulations > 0:
             _check_search_installed()
         self.simulations = simulations
+        self.symmetries = symmetries
         self.checkpoint = None if checkpoint is None else saved.network_folder(checkpoint)
         self._own = None if self.checkpoint is None else _load(self.checkpoint)
         self._players: dict[tuple[str, str], NetworkPlayer] = {}
@@ -68,7 +72,10 @@ class AlphaZeroAgent(Agent):
 
     def __repr__(self) -> str:
         source = "the shipped baseline" if self.checkpoint is None else str(self.checkpoint)
-        return f"AlphaZeroAgent(simulations={self.simulations}, {source}, seed={self.seed!r})"
+        return (
+            f"AlphaZeroAgent(simulations={self.simulations}, symmetries={self.symmetries}, "
+            f"{source}, seed={self.seed!r})"
+        )
 
     def check_game(self, game: Game) -> None:
         """``ValueError`` unless a network for ``game`` is at hand (see :meth:`player_for`)."""
@@ -84,7 +91,7 @@ class AlphaZeroAgent(Agent):
         if key not in self._players:
             network = self._network_for(game)
             seed = int(self._seeds.integers(2**31))
-            self._players[key] = NetworkPlayer(network, self.simulations, seed)
+            self._players[key] = NetworkPlayer(network, self.simulations, seed, self.symmetries)
         return self._players[key]
 
     def act(self, state: GameState) -> int:

@@ -18,9 +18,11 @@ import numpy as np
 
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.alphazero.network import PolicyValueNetwork, check_plays
-from zoo_games.alphazero.searching import Search, make_search
+from zoo_games.alphazero.searching import Evaluator, Search, make_search
+from zoo_games.alphazero.symmetric import SymmetricEvaluator
 from zoo_games.catalog import find_variant
 from zoo_games.core.game import GameState
+from zoo_games.core.symmetry import symmetries_of
 
 
 class NetworkPlayer(Agent):
@@ -29,7 +31,11 @@ class NetworkPlayer(Agent):
     name = "network"
 
     def __init__(
-        self, network: PolicyValueNetwork, simulations: int = 0, seed: int | None = None
+        self,
+        network: PolicyValueNetwork,
+        simulations: int = 0,
+        seed: int | None = None,
+        symmetries: bool = False,
     ) -> None:
         super().__init__(seed)
         if simulations < 0:
@@ -38,6 +44,16 @@ class NetworkPlayer(Agent):
         space = variant.observer.space
         check_plays(network, variant.label, tuple(space.shape), variant.game.num_actions)
         self.network = network
+        #: What scores positions: the network, or its mean over the board's symmetries.
+        self.evaluator: Evaluator = network
+        if symmetries:
+            turns = symmetries_of(variant.observer, variant.game.num_actions)
+            if not turns:
+                raise ValueError(
+                    f"symmetries=True averages over the board's symmetries; {variant.label}'s "
+                    "board has none (Santorini's has eight)"
+                )
+            self.evaluator = SymmetricEvaluator(network, turns)
         self.simulations = simulations
         self._game = variant.game
         self._observer = variant.observer
@@ -64,11 +80,11 @@ class NetworkPlayer(Agent):
             if win >= 0:
                 return win
             found = self._search.run(
-                row[None], self.network, explore=False, root_masks=allowed[None]
+                row[None], self.evaluator, explore=False, root_masks=allowed[None]
             )
             return int(found.actions[0])
         player = state.current_player()
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8)
         observation = self._observer.observe(state, player)[None]
-        logits, _ = self.network(observation, mask[None])
+        logits, _ = self.evaluator(observation, mask[None])
         return int(np.argmax(np.where(mask > 0, logits[0], -np.inf)))
