@@ -11,28 +11,29 @@ import numpy as np
 import pytest
 
 from tests.alphazero.test_augment import VARIANT, random_positions
-from tests.alphazero.test_player import network_preferring
 from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.player import NetworkPlayer
 from zoo_games.alphazero.symmetric import SymmetricEvaluator
+from zoo_games.catalog import find_variant
 from zoo_games.core.symmetry import Symmetry, symmetries_of
 from zoo_games.santorini import symmetry
 
 SYMMETRIES = symmetries_of(VARIANT.observer, VARIANT.game.num_actions)
 
 
-def random_network(seed: int) -> PolicyValueNetwork:
-    """A network of Santorini's workers encoding with random weights: no symmetry of its own."""
+def random_network(seed: int, label: str = VARIANT.label) -> PolicyValueNetwork:
+    """A network of ``label`` with random weights: for Santorini, no symmetry of its own."""
     rng = np.random.default_rng(seed)
-    inputs, actions = int(np.prod(VARIANT.observation_shape)), VARIANT.game.num_actions
+    variant = find_variant(label)
+    inputs, actions = int(np.prod(variant.observation_shape)), variant.game.num_actions
 
     def layer(outputs: int, width: int) -> tuple[np.ndarray, np.ndarray]:
         weights = rng.normal(0, 0.3, (outputs, width)).astype(np.float32)
         return weights, rng.normal(0, 0.1, outputs).astype(np.float32)
 
     return PolicyValueNetwork(
-        VARIANT.label,
-        VARIANT.observation_shape,
+        label,
+        variant.observation_shape,
         actions,
         [layer(16, inputs)],
         layer(actions, 16),
@@ -87,7 +88,7 @@ def test_the_identity_alone_is_the_network_and_none_is_refused():
 
 def test_a_board_without_symmetries_is_refused_in_one_line():
     with pytest.raises(ValueError, match="togyz-kumalak's board has none"):
-        NetworkPlayer(network_preferring("togyz-kumalak", 0), symmetries=True)
+        NetworkPlayer(random_network(0, "togyz-kumalak"), symmetries=True)
 
 
 @pytest.mark.parametrize("simulations", [0, 4])
