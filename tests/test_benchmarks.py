@@ -319,3 +319,39 @@ def test_bench_alphazero_rejects_bad_arguments_clearly() -> None:
     assert result.returncode == 2
     assert "--simulations: expected a whole number >= 1, got 0" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_bench_player_times_the_search_one_at_a_time_and_in_waves() -> None:
+    pytest.importorskip("numba")
+    result = run(
+        "bench_player.py",
+        *("--variants", "santorini-fixed", "togyz-kumalak", "--simulations", "4"),
+        *("--positions", "2", "--runs", "1"),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith(("san", "tog"))]
+    expected = [
+        ("santorini-fixed", "one at a time"),
+        ("santorini-fixed", "waves"),
+        ("santorini-fixed", "symmetries, one at a time"),
+        ("santorini-fixed", "symmetries, waves"),
+        ("togyz-kumalak", "one at a time"),
+        ("togyz-kumalak", "waves"),
+    ]
+    assert len(rows) == len(expected)
+    for row, (label, setting) in zip(rows, expected, strict=True):
+        words = row.split()
+        # one at a time: milliseconds and their ratio to waves; waves: milliseconds alone
+        numbers = 2 if "one at a time" in setting else 1
+        assert words[0] == label and words[1] == "4"
+        assert " ".join(words[2:-numbers]) == setting
+        assert all(float(number) > 0 for number in words[-numbers:])
+    assert "load average after" in result.stdout.splitlines()[-1]
+
+
+def test_bench_player_rejects_bad_arguments_clearly() -> None:
+    pytest.importorskip("numba")
+    result = run("bench_player.py", "--simulations", "0")
+    assert result.returncode == 2
+    assert "--simulations: expected a whole number >= 1, got 0" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -276,6 +276,7 @@ BAD_OPTIONS = {
         "simulations": ["64", 2.0, True, -1],
         "checkpoint": [3, False],
         "symmetries": [1, "yes"],
+        "waves": [1, "yes"],
         "seed": [-1],
     },
 }

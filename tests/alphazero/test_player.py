@@ -60,3 +60,11 @@ def test_a_network_of_another_variant_or_a_bad_option_is_refused() -> None:
         )
     with pytest.raises(ValueError, match="simulations"):
         NetworkPlayer(network_preferring("togyz-kumalak", 0), simulations=-1)
+
+
+@pytest.mark.parametrize("label", ["senet-kendall-5", "santorini-fixed", "togyz-kumalak"])
+def test_the_agent_searches_in_waves_in_the_arena(label: str) -> None:
+    """The shipped baseline with its search in waves plays whole games, as one at a time."""
+    specs = ["alphazero:simulations=24,waves=true", "alphazero:simulations=24", "random"]
+    result = run_arena(label, specs, games=2, seed=1, gauntlet=True)
+    assert [pairing.games for pairing in result.pairings] == [2, 2]

@@ -53,3 +53,20 @@ class TorchMatmulAgent(FirstLegalAgent):
 
         torch.ones(512, 512) @ torch.ones(512, 512)
         return super().act(state)
+
+
+class BlasThreadsAgent(FirstLegalAgent):
+    """Plays like :class:`FirstLegalAgent`, but refuses to play on more than one BLAS thread.
+
+    An agent whose network multiplies batches in numpy, as the ``alphazero`` search's does.
+    """
+
+    name = "blas-threads"
+
+    def act(self, state: GameState) -> int:
+        from threadpoolctl import threadpool_info
+
+        threads = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+        if max(threads, default=1) != 1:
+            raise RuntimeError(f"numpy's BLAS runs {threads} threads in this arena worker")
+        return super().act(state)

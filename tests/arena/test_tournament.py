@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from tests.agents.test_agents import random_decision_state
-from tests.arena.conftest import FirstLegalAgent, LastLegalAgent
+from tests.arena.conftest import BlasThreadsAgent, FirstLegalAgent, LastLegalAgent
 from zoo_games.agents import make, registry
 from zoo_games.arena import run_arena
 from zoo_games.arena.play import opening_move, play_arena_game
@@ -73,6 +73,13 @@ def test_workers_play_torch_agents_after_torch_ran_in_the_arena_process():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2"]
+
+
+def test_each_worker_multiplies_matrices_on_one_blas_thread():
+    # Two workers' OpenBLAS threads, one per core each, waited for one another and made moves
+    # that multiply batches five times slower (docs/arena.md, "Reproducibility and workers").
+    result = run_arena("togyz-kumalak", [BlasThreadsAgent, "random"], games=2, workers=2)
+    assert result.pairings[0].games == 2
 
 
 @pytest.mark.parametrize("opening_moves", [0, 3])

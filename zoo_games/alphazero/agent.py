@@ -40,6 +40,9 @@ class AlphaZeroAgent(Agent):
     ``simulations`` is the search's budget per move (0: the network's policy alone).
     ``symmetries``: every position is scored as the mean of the network's readings of it in
     each symmetry of its board (:mod:`zoo_games.alphazero.symmetric`; Santorini only).
+    ``waves``: the search runs each round of its Sequential Halving at once, the leaves of the
+    round scored in one call of the network: the same search but for when a round's survivors
+    are chosen, in a fraction of the time (:mod:`zoo_games.batched.search.alphazero`).
     ``checkpoint`` is a run folder of ``zoo-games train --algorithm alphazero`` (or any folder
     holding ``network.npz`` and ``network.json``); relative paths are read from the working
     folder when the agent is made. Without it, the agent plays the shipped baseline of the
@@ -54,6 +57,7 @@ class AlphaZeroAgent(Agent):
         checkpoint: str | os.PathLike[str] | None = None,
         seed: int | None = None,
         symmetries: bool = False,
+        waves: bool = False,
     ) -> None:
         super().__init__(seed)
         if simulations < 0:
@@ -65,6 +69,7 @@ class AlphaZeroAgent(Agent):
             _check_search_installed()
         self.simulations = simulations
         self.symmetries = symmetries
+        self.waves = waves
         self.checkpoint = None if checkpoint is None else saved.network_folder(checkpoint)
         self._own = None if self.checkpoint is None else _load(self.checkpoint)
         self._players: dict[tuple[str, str], NetworkPlayer] = {}
@@ -74,6 +79,7 @@ class AlphaZeroAgent(Agent):
         source = "the shipped baseline" if self.checkpoint is None else str(self.checkpoint)
         return (
             f"AlphaZeroAgent(simulations={self.simulations}, symmetries={self.symmetries}, "
+            f"waves={self.waves}, "
             f"{source}, seed={self.seed!r})"
         )
 
@@ -91,7 +97,9 @@ class AlphaZeroAgent(Agent):
         if key not in self._players:
             network = self._network_for(game)
             seed = int(self._seeds.integers(2**31))
-            self._players[key] = NetworkPlayer(network, self.simulations, seed, self.symmetries)
+            self._players[key] = NetworkPlayer(
+                network, self.simulations, seed, self.symmetries, self.waves
+            )
         return self._players[key]
 
     def act(self, state: GameState) -> int:

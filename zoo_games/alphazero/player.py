@@ -26,7 +26,11 @@ from zoo_games.core.symmetry import symmetries_of
 
 
 class NetworkPlayer(Agent):
-    """Plays ``network`` on its variant, with ``simulations`` of search per move (0: none)."""
+    """Plays ``network`` on its variant, with ``simulations`` of search per move (0: none).
+
+    ``symmetries``: the network's readings averaged over the board's symmetries. ``waves``:
+    the search runs each round of Sequential Halving at once (:func:`make_search`).
+    """
 
     name = "network"
 
@@ -36,6 +40,7 @@ class NetworkPlayer(Agent):
         simulations: int = 0,
         seed: int | None = None,
         symmetries: bool = False,
+        waves: bool = False,
     ) -> None:
         super().__init__(seed)
         if simulations < 0:
@@ -64,7 +69,7 @@ class NetworkPlayer(Agent):
 
             self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
-            self._search = make_search(variant.label, 1, simulations, seed or 0)
+            self._search = make_search(variant.label, 1, simulations, seed or 0, waves)
 
     def act(self, state: GameState) -> int:
         """The network's (or its search's) action for the player to act in ``state``."""

@@ -58,14 +58,24 @@ class Search(Protocol):
 SearchMaker = Callable[[str, int, int, int], Search]
 
 
-def make_search(variant: str, games: int, simulations: int, seed: int) -> Search:
+def make_search(
+    variant: str, games: int, simulations: int, seed: int, waves: bool = False
+) -> Search:
     """The batched search of ``games`` positions of ``variant``, Gumbel root selection.
 
-    The only place in this package that names it.
+    ``waves``: each round of Sequential Halving in one step, its leaves evaluated together
+    (:class:`~zoo_games.batched.search.alphazero.BatchedSearch`). The only place in this
+    package that names the search.
     """
     from zoo_games.batched.search.alphazero import BatchedSearch
 
     search: Search = BatchedSearch(
-        variant, games, simulations, selection="gumbel", considered=CONSIDERED, seed=seed
+        variant,
+        games,
+        simulations,
+        selection="gumbel",
+        considered=CONSIDERED,
+        seed=seed,
+        waves=waves,
     )
     return search

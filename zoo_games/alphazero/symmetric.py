@@ -28,21 +28,39 @@ class SymmetricEvaluator:
             raise ValueError("averaging over symmetries needs at least one (the identity)")
         self.evaluator = evaluator
         self.symmetries = tuple(symmetries)
+        # All the guises' gathers side by side, so that a batch is turned in one indexing: the
+        # observation's values, the mask's actions, and (undoing each guise's ``actions``) where
+        # each of the leaf's own actions lies in its guises' logits laid side by side.
+        self._observation_gather = np.concatenate([s.observation for s in self.symmetries])
+        self._action_gather = np.concatenate([s.actions for s in self.symmetries])
+        num_actions = len(self.symmetries[0].actions)
+        self._logits_back = np.concatenate(
+            [guise * num_actions + np.argsort(s.actions) for guise, s in enumerate(self.symmetries)]
+        )
 
     def __call__(
         self, observations: np.ndarray, masks: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(logits, values)`` of a batch: the means over the symmetries, ``float32``."""
         count, guises = len(observations), len(self.symmetries)
-        flat = observations.reshape(count, -1)
-        turned = np.concatenate([flat[:, symmetry.observation] for symmetry in self.symmetries])
-        turned_masks = np.concatenate([masks[:, symmetry.actions] for symmetry in self.symmetries])
+        turned = observations.reshape(count, -1)[:, self._observation_gather]
+        turned_masks = masks[:, self._action_gather]
+        # Guise by guise, ``guises * count`` rows: row ``guise * count + leaf``.
         logits, values = self.evaluator(
-            turned.reshape(guises * count, *observations.shape[1:]), turned_masks
+            guise_major(turned, guises).reshape(guises * count, *observations.shape[1:]),
+            guise_major(turned_masks, guises),
         )
         by_guise = np.asarray(logits, dtype=np.float32).reshape(guises, count, -1)
-        logits_back = np.empty_like(by_guise)
-        for guise, symmetry in enumerate(self.symmetries):
-            logits_back[guise][:, symmetry.actions] = by_guise[guise]
+        by_leaf = by_guise.transpose(1, 0, 2).reshape(count, -1)[:, self._logits_back]
+        mean_logits = by_leaf.reshape(count, guises, -1).mean(axis=1, dtype=np.float32)
         mean_values = np.asarray(values, dtype=np.float32).reshape(guises, count).mean(axis=0)
-        return logits_back.mean(axis=0), mean_values
+        return mean_logits, mean_values
+
+
+def guise_major(rows: np.ndarray, guises: int) -> np.ndarray:
+    """Rows ``(count, guises * width)``, each leaf's guises side by side, as guise after guise.
+
+    ``(guises * count, width)``: row ``guise * count + leaf``.
+    """
+    count = len(rows)
+    return rows.reshape(count, guises, -1).transpose(1, 0, 2).reshape(guises * count, -1)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from zoo_games.agents.base import Agent
 from zoo_games.agents.registry import make_from_spec, named_spec, parse_spec
@@ -49,6 +50,12 @@ CHUNKS_PER_WORKER = 4
 #: run torch already (agents are made here to check them before any game), and a fork of a
 #: process whose OpenMP threads have run hangs at its own first multi-threaded torch call.
 WORKER_START_METHOD = "spawn"
+#: Threads of numpy's BLAS in each worker process. A worker is one game at a time on one core;
+#: OpenBLAS starts as many threads as there are cores for a product large enough, so two
+#: workers on two cores ran four, and they spent their time waiting for each other: the
+#: ``alphazero`` agent's moves, whose search scores its leaves in batches, took five times as
+#: long in the arena as alone, and its opponent's half again as long (docs/arena.md).
+WORKER_BLAS_THREADS = 1
 
 
 @dataclass(frozen=True)
@@ -260,13 +267,20 @@ def run_arena(
             keep(play_pairing_games(*task))
     else:
         context = multiprocessing.get_context(WORKER_START_METHOD)
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_limit_blas_threads
+        ) as pool:
             futures = [pool.submit(play_pairing_games, *task) for task in tasks]
             for future in futures:
                 keep(future.result())
     anchor = next((index for index, player in enumerate(players) if player.kind == ANCHOR_AGENT), 0)
     names = [p.name for p in players]
     return summarize(variant_label, names, pairs, games, seed, records, anchor, int(opening_moves))
+
+
+def _limit_blas_threads() -> None:
+    """Keep a worker process's BLAS to :data:`WORKER_BLAS_THREADS` (numpy has no setting)."""
+    threadpool_limits(WORKER_BLAS_THREADS, user_api="blas")
 
 
 def _check_importable_in_workers(player: Entrant) -> None:

@@ -1,12 +1,13 @@
 """The compiled steps of the AlphaZero search, over the trees of every game of a batch.
 
-A simulation of :class:`zoo_games.batched.search.alphazero.BatchedSearch` is :func:`descend`, then
-one call of the Python leaf evaluator for all the leaves waiting, then
-:func:`expand_and_backup`; :func:`summarize_roots` reads the result off the roots at the end.
-The trees are the rows of a 2-D array of :data:`~zoo_games.batched.search.tree.NODE` records (row
-``g``: game ``g``'s tree), with each node's prior logit (``priors``, normalised over its
-parent's legal actions) and each evaluated node's value (``raw_values``, ``player_0``'s)
-beside them, and each tree's ``sizes[g]`` (a 1-element row).
+A step of :class:`zoo_games.batched.search.alphazero.BatchedSearch` runs simulations in lanes, one
+or more per game: :func:`plan_root_children` (Gumbel's root), :func:`descend`, then one call of
+the Python leaf evaluator for all the leaves waiting, then :func:`expand_and_backup`;
+:func:`summarize_roots` reads the result off the roots at the end. The trees are the rows of a
+2-D array of :data:`~zoo_games.batched.search.tree.NODE` records (row ``g``: game ``g``'s tree),
+with each node's prior logit (``priors``, normalised over its parent's legal actions) and each
+evaluated node's value (``raw_values``, ``player_0``'s) beside them, and each tree's
+``sizes[g]`` (a 1-element row).
 
 :func:`descend` is a template over the game's kernels, compiled per game module by
 :func:`compile_descent` (:mod:`zoo_games.batched.search.templates`); the other steps know no game.
@@ -26,6 +27,7 @@ from zoo_games.batched.batch import MOVER, compile_for_game, winner_returns
 from zoo_games.batched.rng import Integer, uniform
 from zoo_games.batched.search.selection import (
     GUMBEL,
+    gumbel_root_children,
     improved_policy,
     select_child,
     sigma_of_completed_q,
@@ -60,13 +62,13 @@ def reset_roots(games: np.ndarray, nodes: np.ndarray, sizes: np.ndarray) -> None
 
 def descend(
     root_rows: np.ndarray,
+    origins: np.ndarray,
     games: np.ndarray,
     config: np.ndarray,
     rngs: np.ndarray,
     selection: Integer,
-    root_targets: np.ndarray,
+    root_children: np.ndarray,
     exploration: float,
-    gumbel: np.ndarray,
     nodes: np.ndarray,
     priors: np.ndarray,
     raw_values: np.ndarray,
@@ -80,15 +82,18 @@ def descend(
     needs_evaluation: np.ndarray,
     scratch: np.ndarray,
 ) -> None:
-    """Descend the tree of each game ``k`` (tree ``games[k]``, root ``root_rows[k]``) to a leaf.
+    """Descend each lane ``k`` (tree ``games[k]``, root ``root_rows[origins[k]]``) to a leaf.
+
+    A lane is one simulation; several lanes may share a tree when their root children
+    (``root_children[k]``, or ``-1`` to let ``selection`` choose) differ, as those of one round
+    of Sequential Halving do: their paths then lie in disjoint subtrees.
 
     The moves are played on a copy of the root's row with the game's kernels, ``legal_mask``
     before every ``play`` as the engine's contract requires. At a chance node (the sticks
     still to be thrown) the outcome followed is the one most short of its probability's share
     of the node's visits (:func:`~zoo_games.batched.search.tree.stratified_outcome_child`),
     written into the row by the game's ``set_chance_outcome``, so a leaf is a decision node
-    never evaluated or a finished game. ``root_targets[k]``: the visit count Sequential
-    Halving asks of this simulation's root action (Gumbel selection).
+    never evaluated or a finished game.
 
     Writes ``paths[k, :depths[k]]`` (the nodes from the root to the leaf), ``leaf_rows[k]``,
     and either ``needs_evaluation[k]`` with ``leaf_masks[k]`` and ``leaf_observations[k]``
@@ -100,7 +105,7 @@ def descend(
         g = games[k]
         tree = nodes[g]
         row = leaf_rows[k]
-        row[:] = root_rows[k]
+        row[:] = root_rows[origins[k]]
         node = 0
         paths[k, 0] = 0
         depth = 1
@@ -123,10 +128,12 @@ def descend(
                 break
             else:
                 find_legal(row, config, leaf_masks[k])
-                child = select_child(
-                    tree, node, selection, root_targets[k], exploration, gumbel[g], priors[g],
-                    raw_values[g], scratch,
-                )  # fmt: skip
+                if node == 0 and root_children[k] >= 0:
+                    child = root_children[k]
+                else:
+                    child = select_child(
+                        tree, node, selection, exploration, priors[g], raw_values[g], scratch
+                    )
                 outcome = play_move(row, tree[child].action, config, rngs, g)
                 if tree[child].visits == 0:
                     if outcome != NO_WINNER:
@@ -137,6 +144,35 @@ def descend(
             paths[k, depth] = node
             depth += 1
         depths[k] = depth
+
+
+@njit(cache=True)
+def plan_root_children(
+    games: np.ndarray,
+    targets: np.ndarray,
+    widths: np.ndarray,
+    starts: np.ndarray,
+    gumbel: np.ndarray,
+    nodes: np.ndarray,
+    priors: np.ndarray,
+    raw_values: np.ndarray,
+    scratch: np.ndarray,
+    root_children: np.ndarray,
+) -> None:
+    """Pick the root children of the next simulations of each game, by Sequential Halving.
+
+    Game ``k`` (tree ``games[k]``) runs ``widths[k]`` simulations now, the lanes from
+    ``starts[k]`` on, through the best ``widths[k]`` root children visited ``targets[k]``
+    times (:func:`~zoo_games.batched.search.selection.gumbel_root_children`).
+    """
+    for k in range(games.shape[0]):
+        if widths[k] > 0:
+            g = games[k]
+            lanes = root_children[starts[k] : starts[k] + widths[k]]
+            gumbel_root_children(
+                nodes[g], targets[k], widths[k], gumbel[g], priors[g], raw_values[g], scratch,
+                lanes,
+            )  # fmt: skip
 
 
 @cache

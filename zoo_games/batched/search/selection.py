@@ -9,7 +9,7 @@ the parent's legal actions) and each evaluated node's value (``raw_values[node]`
 Gumbel (Danihelka et al., "Policy improvement by planning with Gumbel", ICLR 2022): Q values
 completed by the mixed value for unvisited actions and squashed by ``sigma``
 (:func:`sigma_of_completed_q`); at the root, the considered action of Sequential Halving with the
-best ``g + logits + sigma(q)`` (:func:`gumbel_root_child`, :func:`considered_visit_schedule`);
+best ``g + logits + sigma(q)`` (:func:`gumbel_root_children`, :func:`considered_visit_schedule`);
 below it, the child whose improved-policy probability most exceeds its share of the visits
 (:func:`gumbel_interior_child`). PUCT is AlphaZero's (:func:`puct_child`).
 """
@@ -142,37 +142,46 @@ def improved_policy(
 
 
 @njit(cache=True)
-def gumbel_root_child(
+def gumbel_root_children(
     nodes: np.ndarray,
     target: Integer,
+    width: Integer,
     gumbel: np.ndarray,
     priors: np.ndarray,
     raw_values: np.ndarray,
     scratch: np.ndarray,
-) -> int:
-    """The root's child for this simulation under Sequential Halving.
+    out: np.ndarray,
+) -> None:
+    """The root's children for the next ``width`` simulations under Sequential Halving.
 
-    Among the children visited exactly ``target`` times (the schedule's count for this
-    simulation: :func:`considered_visit_schedule`), the one with the best
-    ``gumbel[action] + logit + sigma(completed Q)``. While ``target`` is 0 that walks the
-    actions in the order of ``gumbel + logits`` (unvisited actions share one completed Q), so the
-    considered set is the top ones by that order; later targets keep the better half of them.
-    If no child has ``target`` visits (the schedule rules it out), the best child.
+    Into ``out[:width]``: among the children visited exactly ``target`` times (the schedule's
+    count: :func:`considered_visit_schedule`), the ``width`` best by ``gumbel[action] + logit
+    + sigma(completed Q)``, best first. While ``target`` is 0 that walks the actions in the
+    order of ``gumbel + logits`` (unvisited actions share one completed Q), so the considered
+    set is the top ones by that order; later targets keep the better half of them. Should
+    fewer children have ``target`` visits than asked for (the schedule rules it out), the best
+    of the others follow. The children picked are distinct, so the simulations through them
+    descend disjoint subtrees and may run at once.
     """
     sigma_of_completed_q(nodes, 0, priors, raw_values, scratch)
-    first = nodes[0].first
-    best = -1
-    best_score = -math.inf
-    fallback = first
-    fallback_score = -math.inf
-    for i in range(nodes[0].count):
-        child = first + i
-        score = gumbel[nodes[child].action] + priors[child] + scratch[i]
-        if score > fallback_score:
-            fallback, fallback_score = child, score
-        if nodes[child].visits == target and score > best_score:
-            best, best_score = child, score
-    return best if best >= 0 else fallback
+    first, count = nodes[0].first, nodes[0].count
+    for i in range(count):
+        scratch[i] += gumbel[nodes[first + i].action] + priors[first + i]
+    for slot in range(width):
+        best = -1
+        best_matches = False
+        for i in range(count):
+            if scratch[i] == -math.inf:
+                continue
+            matches = nodes[first + i].visits == target
+            if (
+                best < 0
+                or (matches and not best_matches)
+                or (matches == best_matches and scratch[i] > scratch[best])
+            ):
+                best, best_matches = i, matches
+        out[slot] = first + best
+        scratch[best] = -math.inf
 
 
 @njit(cache=True)
@@ -229,17 +238,17 @@ def select_child(
     nodes: np.ndarray,
     node: Integer,
     selection: Integer,
-    root_target: Integer,
     exploration: float,
-    gumbel: np.ndarray,
     priors: np.ndarray,
     raw_values: np.ndarray,
     scratch: np.ndarray,
 ) -> int:
-    """The child the AlphaZero search's rule (``selection``) takes at decision node ``node``."""
+    """The child the AlphaZero search's rule (``selection``) takes at decision node ``node``.
+
+    Gumbel's root is not chosen here: its children follow Sequential Halving's plan
+    (:func:`gumbel_root_children`).
+    """
     if selection == GUMBEL:
-        if node == 0:
-            return gumbel_root_child(nodes, root_target, gumbel, priors, raw_values, scratch)
         return gumbel_interior_child(nodes, node, priors, raw_values, scratch)
     return puct_child(nodes, node, exploration, priors)
 
@@ -259,7 +268,7 @@ def considered_visit_schedule(considered: int, simulations: int) -> np.ndarray:
     ``ceil(log2(considered))`` rounds; each round gives every action still considered the same
     number of visits (at least one), then the better half goes on (never fewer than two). Entry
     ``k`` is the visit count that simulation ``k``'s root action has before it, so that the rule
-    picks among the actions with that count (:func:`gumbel_root_child`). One action alone
+    picks among the actions with that count (:func:`gumbel_root_children`). One action alone
     collects every visit.
     """
     if considered <= 1:
