@@ -19,6 +19,7 @@ from tests.agents.test_agents import SANTORINI_ONE_BLOCK
 from zoo_games import agents
 from zoo_games.alphazero import saved
 from zoo_games.alphazero.network import PolicyValueNetwork, load
+from zoo_games.alphazero.symmetric import SymmetricEvaluator
 from zoo_games.arena.play import play_arena_game
 from zoo_games.catalog import find_variant, labels, variants_of
 from zoo_games.cli import main
@@ -104,11 +105,12 @@ def test_the_network_alone_plays_whole_games_of_legal_moves(label, saved_network
 def test_the_network_alone_plays_its_highest_legal_logit(tmp_path) -> None:
     # A network that prefers the last action: Togyz Kumalak's hole 9 is legal at the start and
     # after White sows it; Santorini's last action is rarely legal, the highest legal one is
-    # played instead.
+    # played instead. (Santorini's mean over the board's turns would move the preference
+    # around: its own logits are read with symmetries=False.)
     for label in ("togyz-kumalak", "santorini-fixed"):
         last = find_variant(label).game.num_actions - 1
         folder = preferring(label, favourite=last).save(tmp_path / label)
-        agent = agents.make("alphazero", simulations=0, checkpoint=folder)
+        agent = agents.make("alphazero", simulations=0, checkpoint=folder, symmetries=False)
         state = find_variant(label).game.new_initial_state()
         for _ in range(3):
             assert agent.act(state) == max(state.legal_actions())
@@ -363,9 +365,12 @@ def test_the_search_takes_a_win_in_one_that_the_network_does_not_favour(
     pytest.importorskip("numba", reason="the search needs the batched extra")
     folder = preferring(label, favourite).save(tmp_path / label)
     state = find_variant(label).game.state_from_position(position)
-    alone = agents.make("alphazero", simulations=0, checkpoint=folder)
+    # The network's own logits, not their mean over Santorini's turns, favour ``favourite``.
+    alone = agents.make("alphazero", simulations=0, checkpoint=folder, symmetries=False)
     assert alone.act(state) == favourite and not wins_at_once(state, favourite)
-    searching = agents.make("alphazero", simulations=16, checkpoint=folder, seed=0)
+    searching = agents.make(
+        "alphazero", simulations=16, checkpoint=folder, seed=0, symmetries=False
+    )
     assert wins_at_once(state, searching.act(state))
 
 
@@ -406,3 +411,15 @@ def test_the_search_draws_nothing_when_it_plays(saved_network) -> None:
         return chosen
 
     assert decisions(seed=3) == decisions(seed=3) == decisions(seed=4)
+
+
+@pytest.mark.parametrize(
+    ("label", "averaged"),
+    [("santorini-fixed", True), ("togyz-kumalak", False), ("senet-kendall-5", False)],
+)
+def test_by_default_a_board_with_symmetries_is_scored_by_their_mean(label, averaged) -> None:
+    game = find_variant(label).game
+    by_default = agents.make("alphazero", simulations=0).player_for(game)
+    assert isinstance(by_default.evaluator, SymmetricEvaluator) == averaged
+    alone = agents.make("alphazero", simulations=0, symmetries=False).player_for(game)
+    assert alone.evaluator is alone.network

@@ -39,7 +39,9 @@ class AlphaZeroAgent(Agent):
 
     ``simulations`` is the search's budget per move (0: the network's policy alone).
     ``symmetries``: every position is scored as the mean of the network's readings of it in
-    each symmetry of its board (:mod:`zoo_games.alphazero.symmetric`; Santorini only).
+    each symmetry of its board (:mod:`zoo_games.alphazero.symmetric`; Santorini's eight). By
+    default (``None``) wherever the board has symmetries; ``False`` scores with the network
+    alone, ``True`` refuses a board without any.
     ``waves``: the search runs each round of its Sequential Halving at once, the leaves of the
     round scored in one call of the network: the same search but for when a round's survivors
     are chosen, in a fraction of the time (:mod:`zoo_games.batched.search.alphazero`).
@@ -56,7 +58,7 @@ class AlphaZeroAgent(Agent):
         simulations: int = DEFAULT_SIMULATIONS,
         checkpoint: str | os.PathLike[str] | None = None,
         seed: int | None = None,
-        symmetries: bool = False,
+        symmetries: bool | None = None,
         waves: bool = False,
     ) -> None:
         super().__init__(seed)

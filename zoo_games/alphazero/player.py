@@ -28,7 +28,8 @@ from zoo_games.core.symmetry import symmetries_of
 class NetworkPlayer(Agent):
     """Plays ``network`` on its variant, with ``simulations`` of search per move (0: none).
 
-    ``symmetries``: the network's readings averaged over the board's symmetries. ``waves``:
+    ``symmetries``: the network's readings averaged over the board's symmetries (``None``:
+    wherever the board has them, else not). ``waves``:
     the search runs each round of Sequential Halving at once (:func:`make_search`).
     """
 
@@ -39,7 +40,7 @@ class NetworkPlayer(Agent):
         network: PolicyValueNetwork,
         simulations: int = 0,
         seed: int | None = None,
-        symmetries: bool = False,
+        symmetries: bool | None = False,
         waves: bool = False,
     ) -> None:
         super().__init__(seed)
@@ -51,13 +52,15 @@ class NetworkPlayer(Agent):
         self.network = network
         #: What scores positions: the network, or its mean over the board's symmetries.
         self.evaluator: Evaluator = network
-        if symmetries:
-            turns = symmetries_of(variant.observer, variant.game.num_actions)
-            if not turns:
-                raise ValueError(
-                    f"symmetries=True averages over the board's symmetries; {variant.label}'s "
-                    "board has none (Santorini's has eight)"
-                )
+        turns = (
+            () if symmetries is False else symmetries_of(variant.observer, variant.game.num_actions)
+        )
+        if symmetries and not turns:
+            raise ValueError(
+                f"symmetries=True averages over the board's symmetries; {variant.label}'s "
+                "board has none (Santorini's has eight)"
+            )
+        if turns:
             self.evaluator = SymmetricEvaluator(network, turns)
         self.simulations = simulations
         self._game = variant.game
