@@ -2,8 +2,9 @@
 
 For each variant, the agent plays its shipped baseline from the decision nodes of seeded random
 games with each budget of ``--simulations``, once with the search's ``waves`` off (a network
-call per simulation) and once on (a call per round of Sequential Halving), and for Santorini
-also with ``symmetries=true`` (eight guises of every leaf in each call). The settings take
+call per simulation) and once on (a call per round of Sequential Halving), with the network
+alone (``symmetries=false``), and for Santorini also with ``symmetries=true`` (eight guises of
+every leaf in each call). The settings take
 turns position by position, in one process, so that a noisy neighbour on the shared machine
 slows them alike; each setting's time is the median of ``--runs`` passes over the positions,
 and the ratio is that of the medians, one at a time over waves. The agents' first moves
@@ -58,8 +59,8 @@ def decision_positions(label: str, count: int, seed: int) -> list[GameState]:
 def settings_of(label: str, simulations: int) -> dict[str, AlphaZeroAgent]:
     """The agents compared at one budget, by name."""
     compared = {
-        "one at a time": AlphaZeroAgent(simulations=simulations),
-        "waves": AlphaZeroAgent(simulations=simulations, waves=True),
+        "one at a time": AlphaZeroAgent(simulations=simulations, symmetries=False),
+        "waves": AlphaZeroAgent(simulations=simulations, symmetries=False, waves=True),
     }
     if label.startswith("santorini"):
         compared["symmetries, one at a time"] = AlphaZeroAgent(
