@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
-from random_play import positive_int
+from random_play import medians, positive_int
 from threadpoolctl import threadpool_limits
 
 try:
@@ -100,9 +99,9 @@ def main() -> None:
                         spent[name] += time.perf_counter() - start
                 for name in agents:
                     seconds[name].append(1000 * spent[name] / len(positions))
-            medians = {name: statistics.median(times) for name, times in seconds.items()}
-            for name, median in medians.items():
-                waves = medians[name.replace("one at a time", "waves")]
+            median_of = medians(seconds)
+            for name, median in median_of.items():
+                waves = median_of[name.replace("one at a time", "waves")]
                 ratio = f"{median / waves:.2f}" if "one at a time" in name else ""
                 print(f"{label:<18}{simulations:>12}  {name:<28}{median:>9.1f}{ratio:>9}")
     load = os.getloadavg()

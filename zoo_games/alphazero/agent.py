@@ -81,8 +81,7 @@ class AlphaZeroAgent(Agent):
         source = "the shipped baseline" if self.checkpoint is None else str(self.checkpoint)
         return (
             f"AlphaZeroAgent(simulations={self.simulations}, symmetries={self.symmetries}, "
-            f"waves={self.waves}, "
-            f"{source}, seed={self.seed!r})"
+            f"waves={self.waves}, {source}, seed={self.seed!r})"
         )
 
     def check_game(self, game: Game) -> None:

@@ -29,8 +29,8 @@ class NetworkPlayer(Agent):
     """Plays ``network`` on its variant, with ``simulations`` of search per move (0: none).
 
     ``symmetries``: the network's readings averaged over the board's symmetries (``None``:
-    wherever the board has them, else not). ``waves``:
-    the search runs each round of Sequential Halving at once (:func:`make_search`).
+    wherever the board has them, else not). ``waves``: the search runs each round of
+    Sequential Halving at once (:func:`make_search`).
     """
 
     name = "network"

@@ -242,7 +242,7 @@ class BatchedSearch:
         reset_roots(slots, self._nodes, self._sizes)
         count = slots.shape[0]
         each = np.arange(count)
-        self._root_children[:count] = -1
+        # The first simulation's leaves are the roots themselves: no root child is taken.
         self._simulate(rows, each, slots, evaluator, selection, root_masks)
         finished = np.flatnonzero(self._nodes[slots, 0]["solved"] != OPEN)
         if finished.size:
@@ -257,16 +257,13 @@ class BatchedSearch:
         steps = int((self._plan_widths[considered] > 0).sum(axis=1).max(initial=0))
         for step in range(steps):
             widths = self._plan_widths[considered, step]
-            lanes = int(widths.sum())
-            if selection == GUMBEL:
+            if selection == GUMBEL:  # PUCT's lanes keep -1: its rule chooses at the root too
                 starts = np.cumsum(widths) - widths
                 targets = self._plan_targets[considered, step]
                 plan_root_children(
                     slots, targets, widths, starts, self._gumbel, self._nodes, self._priors,
                     self._raw_values, self._scratch, self._root_children,
                 )  # fmt: skip
-            else:
-                self._root_children[:lanes] = -1
             origins = np.repeat(each, widths)
             self._simulate(rows, origins, slots[origins], evaluator, selection)
         result = SearchResult(
