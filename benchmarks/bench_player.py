@@ -21,8 +21,7 @@ import os
 import sys
 import time
 
-import numpy as np
-from random_play import medians, positive_int
+from random_play import decision_positions, medians, positive_int
 from threadpoolctl import threadpool_limits
 
 try:
@@ -31,28 +30,8 @@ except ImportError:
     sys.exit('bench_player.py needs the batched extra: pip install -e ".[batched]"')
 
 from zoo_games.alphazero.agent import AlphaZeroAgent
-from zoo_games.catalog import find_variant
-from zoo_games.core.game import GameState
 
 VARIANTS = ("santorini-fixed", "togyz-kumalak", "senet-kendall-5")
-
-
-def decision_positions(label: str, count: int, seed: int) -> list[GameState]:
-    """``count`` decision nodes met along seeded random games of ``label`` (throws drawn)."""
-    game = find_variant(label).game
-    rng = np.random.default_rng(seed)
-    positions: list[GameState] = []
-    state = game.new_initial_state()
-    while len(positions) < count:
-        if state.is_terminal():
-            state = game.new_initial_state()
-        elif state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        else:
-            positions.append(state.clone())
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    return positions
 
 
 def settings_of(label: str, simulations: int) -> dict[str, AlphaZeroAgent]:

@@ -5,6 +5,7 @@ returns decisions per second (a decision is a move chosen by a player; chance ou
 dice and throws are drawn from their probabilities but not counted). :func:`round_robin` runs
 a set of such measurements interleaved over several rounds, so that a noisy neighbour on a
 shared machine slows every contender alike, and :func:`medians` reduces the samples.
+:func:`decision_positions` gives the positions the search benchmarks play from.
 
 The scripts import this module by name (``python benchmarks/bench_*.py`` puts this folder on
 ``sys.path``).
@@ -21,6 +22,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
+
+from zoo_games.catalog import find_variant
+from zoo_games.core.game import GameState
 
 #: What a measurement returns: decisions per second (for the engine, also per CPU second).
 Sample = TypeVar("Sample")
@@ -128,6 +132,24 @@ def _draw(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
     """A chance outcome drawn by its probability."""
     actions, probabilities = zip(*outcomes, strict=True)
     return rng.choices(actions, probabilities)[0]
+
+
+def decision_positions(label: str, count: int, seed: int) -> list[GameState]:
+    """``count`` decision nodes met along seeded random games of ``label`` (throws drawn)."""
+    game = find_variant(label).game
+    rng = np.random.default_rng(seed)
+    positions: list[GameState] = []
+    state = game.new_initial_state()
+    while len(positions) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            positions.append(state.clone())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return positions
 
 
 def round_robin(

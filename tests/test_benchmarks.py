@@ -349,6 +349,32 @@ def test_bench_player_times_the_search_one_at_a_time_and_in_waves() -> None:
     assert "load average after" in result.stdout.splitlines()[-1]
 
 
+def test_bench_evaluators_times_the_three_evaluators_by_batch() -> None:
+    pytest.importorskip("numba")
+    result = run("bench_evaluators.py", "--leaves", "1", "3", "--calls", "2", "--runs", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == [
+        "leaves",
+        "network",
+        "us",
+        "gathers",
+        "us",
+        "folded",
+        "us",
+        "gathers/folded",
+    ]
+    for line, leaves in zip(lines[2:4], ["1", "3"], strict=True):
+        words = line.split()
+        assert words[0] == leaves and len(words) == 5
+        assert all(float(number) > 0 for number in words[1:])
+    assert "load average after" in lines[-1]
+    rejected = run("bench_evaluators.py", "--leaves", "0")
+    assert rejected.returncode == 2
+    assert "--leaves: expected a whole number >= 1, got 0" in rejected.stderr
+    assert "Traceback" not in rejected.stderr
+
+
 def test_bench_player_rejects_bad_arguments_clearly() -> None:
     pytest.importorskip("numba")
     result = run("bench_player.py", "--simulations", "0")

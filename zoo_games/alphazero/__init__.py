@@ -16,6 +16,13 @@ The rooms, in the order a value flows through them:
 * :mod:`~zoo_games.alphazero.settings` and :mod:`~zoo_games.alphazero.train`: the training
   loop (``zoo-games train VARIANT --algorithm alphazero``), with
   :mod:`~zoo_games.alphazero.remote` for self-play on Ray actors;
+* :mod:`~zoo_games.alphazero.augment`: training positions shown in a random one of the
+  board's symmetries;
 * :mod:`~zoo_games.alphazero.player`: a network as an agent, alone or guiding the search,
-  which training evaluates in the arena.
+  which training evaluates in the arena, with :mod:`~zoo_games.alphazero.guard` (what a read
+  of the board settles before the search) and its readings averaged over the board's
+  symmetries by :mod:`~zoo_games.alphazero.symmetric` (each position turned, numpy) or
+  :mod:`~zoo_games.alphazero.folded` (the turns folded into the weights, for the search);
+* :mod:`~zoo_games.alphazero.saved` and :mod:`~zoo_games.alphazero.agent`: the shipped
+  baselines, and the ``alphazero`` agent that plays them or a run of your own.
 """

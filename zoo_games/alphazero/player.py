@@ -8,6 +8,9 @@ after which the opponent can win at once are left out while others remain), then
 batched search on the one position over the moves left, the network evaluating its leaves,
 without exploration noise, and plays the search's choice. Only then is the batched engine
 imported (numba, the ``batched`` extra), so that a shipped baseline plays alone without it.
+Averaged over the board's symmetries, the search's leaves are scored by
+:class:`~zoo_games.alphazero.folded.FoldedEvaluator` (the same means, in half the time) and
+the position alone by :class:`~zoo_games.alphazero.symmetric.SymmetricEvaluator` (numpy).
 Training evaluates its network through this player in the arena; the ``alphazero`` agent
 plays a saved network through it.
 """
@@ -67,9 +70,12 @@ class NetworkPlayer(Agent):
         self._observer = variant.observer
         self._search: Search | None = None
         if simulations:
+            from zoo_games.alphazero.folded import FoldedEvaluator, can_fold  # numba, as below
             from zoo_games.alphazero.guard import RootGuard  # numba: only a search needs it
             from zoo_games.batched import kernels_of
 
+            if turns and can_fold(network):
+                self.evaluator = FoldedEvaluator(network, turns)
             self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
             self._search = make_search(variant.label, 1, simulations, seed or 0, waves)
