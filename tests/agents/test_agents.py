@@ -274,6 +274,7 @@ BAD_OPTIONS = {
     "rllib": {"checkpoint": [3, True], "sample": [1, "yes"], "seed": [1.5, -1]},
     "alphazero": {
         "simulations": ["64", 2.0, True, -1],
+        "seconds": ["1", math.nan, math.inf, 0.0, -1.0, False],
         "checkpoint": [3, False],
         "symmetries": [1, "yes"],
         "waves": [1, "yes"],

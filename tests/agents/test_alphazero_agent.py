@@ -272,6 +272,35 @@ def test_bad_options_are_one_line(options, says, tmp_path, monkeypatch) -> None:
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"simulations": 0, "seconds": 0.1}, "simulations or of seconds per move, not both"),
+        ({"simulations": 64, "seconds": 0.1}, "simulations or of seconds per move, not both"),
+        ({"seconds": 0}, "alphazero seconds must be positive, not 0"),
+        ({"seconds": -1.5}, "alphazero seconds must be positive, not -1.5"),
+        ({"seconds": "soon"}, "seconds='soon' is not allowed: expected finite float"),
+    ],
+)
+def test_a_budget_of_seconds_is_checked_in_one_line(options, says) -> None:
+    with pytest.raises(ValueError, match=says) as raised:
+        agents.make("alphazero", **options)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_budget_of_seconds_plays_within_the_ladder(saved_network) -> None:
+    pytest.importorskip("numba", reason="the search needs the batched extra")
+    from tests.alphazero.test_pace import budgets_of_opening_moves
+    from zoo_games.alphazero.pace import LADDER
+
+    folder = saved_network("togyz-kumalak")
+    agent = agents.make("alphazero", seconds=0.02, checkpoint=str(folder), seed=0)
+    assert repr(agent).startswith("AlphaZeroAgent(seconds=0.02, ")
+    player = agent.player_for(find_variant("togyz-kumalak").game)
+    budgets = budgets_of_opening_moves(agent, player, "togyz-kumalak", 6)
+    assert budgets[0] == 64 and set(budgets[1:]) <= set(LADDER)
+
+
 def test_bad_options_on_the_command_line_are_one_line(capsys) -> None:
     assert main(["arena", "togyz-kumalak", "alphazero:simulations=-2", "greedy"]) == 2
     assert "alphazero simulations=-2 is not allowed" in one_line(capsys)

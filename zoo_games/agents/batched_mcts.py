@@ -28,12 +28,8 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from zoo_games.agents.base import Agent, check_decision_node
-from zoo_games.agents.mcts import (
-    SearchResult,
-    budget_text,
-    check_rollout_options,
-    checked_search_options,
-)
+from zoo_games.agents.budget import budget_text
+from zoo_games.agents.mcts import SearchResult, check_rollout_options, checked_search_options
 from zoo_games.core.game import Game, GameState
 
 #: The largest tree, in nodes (32 bytes each): a search that fills it stops early.

@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.agents.budget import budget_text, checked_budget
 from zoo_games.agents.evaluation import (
     evaluation_for,
     fast_winning_actions,
@@ -343,20 +344,15 @@ class MCTSAgent(Agent):
 def checked_search_options(
     agent: str, simulations: int | None, seconds: float | None, exploration: float
 ) -> int | None:
-    """The simulations per move of a search agent, after checking its budget and exploration.
+    """The simulations per move of a rollout search, after checking its budget and exploration.
 
-    A budget is simulations or seconds per move, not both; neither means
-    :data:`DEFAULT_SIMULATIONS`. Shared by every search agent, so that they take and refuse
-    the same options with the same messages.
+    The budget as every search agent's (:func:`~zoo_games.agents.budget.checked_budget`),
+    neither meaning :data:`DEFAULT_SIMULATIONS`, and at least one simulation. Shared by
+    ``mcts`` and ``batched-mcts``.
     """
-    if simulations is not None and seconds is not None:
-        raise ValueError(f"give {agent} a budget of simulations or of seconds per move, not both")
-    if simulations is None and seconds is None:
-        simulations = DEFAULT_SIMULATIONS
+    simulations = checked_budget(agent, simulations, seconds, DEFAULT_SIMULATIONS)
     if simulations is not None and simulations < 1:
         raise ValueError(f"{agent} simulations must be at least 1, not {simulations}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"{agent} seconds must be positive, not {seconds}")
     if exploration < 0:
         raise ValueError(f"{agent} exploration must be at least 0, not {exploration}")
     return simulations
@@ -371,11 +367,6 @@ def check_rollout_options(agent: str, rollout: str, rollout_depth: int) -> None:
         raise ValueError(f"{agent} rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
     if rollout_depth < 0:
         raise ValueError(f"{agent} rollout_depth must be at least 0, not {rollout_depth}")
-
-
-def budget_text(simulations: int | None, seconds: float | None) -> str:
-    """The budget as the agent's options write it: ``simulations=N`` or ``seconds=S``."""
-    return f"simulations={simulations}" if simulations is not None else f"seconds={seconds}"
 
 
 def _no_evaluation(state: GameState, player: int) -> float:

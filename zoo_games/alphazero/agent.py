@@ -21,6 +21,7 @@ import os
 import numpy as np
 
 from zoo_games.agents.base import Agent, check_decision_node
+from zoo_games.agents.budget import budget_text, checked_budget
 from zoo_games.agents.registry import MissingExtraError
 from zoo_games.agents.saved_folders import read_once_per_version
 from zoo_games.alphazero import network as networks
@@ -37,7 +38,10 @@ DEFAULT_SIMULATIONS = 64
 class AlphaZeroAgent(Agent):
     """Plays a trained policy-value network (module docstring); ``seed`` seeds the search.
 
-    ``simulations`` is the search's budget per move (0: the network's policy alone).
+    ``simulations`` is the search's budget per move (0: the network's policy alone), or
+    ``seconds`` the time a move may take, its budget chosen from the pace of the moves before
+    (:mod:`zoo_games.alphazero.pace`; not both; neither means :data:`DEFAULT_SIMULATIONS`).
+    The same ``simulations`` play the same moves on every machine; ``seconds`` do not.
     ``symmetries``: every position is scored as the mean of the network's readings of it in
     each symmetry of its board (:mod:`zoo_games.alphazero.symmetric`; Santorini's eight). By
     default (``None``) wherever the board has symmetries; ``False`` scores with the network
@@ -55,21 +59,25 @@ class AlphaZeroAgent(Agent):
 
     def __init__(
         self,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         seed: int | None = None,
         symmetries: bool | None = None,
         waves: bool = False,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(seed)
-        if simulations < 0:
+        budget = checked_budget(self.name, simulations, seconds, DEFAULT_SIMULATIONS)
+        if budget is not None and budget < 0:
             raise ValueError(
-                f"alphazero simulations={simulations} is not allowed: expected 0 (the network's "
+                f"alphazero simulations={budget} is not allowed: expected 0 (the network's "
                 "policy alone) or more"
             )
-        if simulations > 0:
+        if budget != 0:
             _check_search_installed()
-        self.simulations = simulations
+        #: Simulations per move, ``None`` for a budget of ``seconds``.
+        self.simulations = budget
+        self.seconds = seconds
         self.symmetries = symmetries
         self.waves = waves
         self.checkpoint = None if checkpoint is None else saved.network_folder(checkpoint)
@@ -80,8 +88,8 @@ class AlphaZeroAgent(Agent):
     def __repr__(self) -> str:
         source = "the shipped baseline" if self.checkpoint is None else str(self.checkpoint)
         return (
-            f"AlphaZeroAgent(simulations={self.simulations}, symmetries={self.symmetries}, "
-            f"waves={self.waves}, {source}, seed={self.seed!r})"
+            f"AlphaZeroAgent({budget_text(self.simulations, self.seconds)}, "
+            f"symmetries={self.symmetries}, waves={self.waves}, {source}, seed={self.seed!r})"
         )
 
     def check_game(self, game: Game) -> None:
@@ -98,8 +106,10 @@ class AlphaZeroAgent(Agent):
         if key not in self._players:
             network = self._network_for(game)
             seed = int(self._seeds.integers(2**31))
+            # A budget of seconds starts from the default simulations, then follows the pace.
+            first = DEFAULT_SIMULATIONS if self.simulations is None else self.simulations
             self._players[key] = NetworkPlayer(
-                network, self.simulations, seed, self.symmetries, self.waves
+                network, first, seed, self.symmetries, self.waves, self.seconds
             )
         return self._players[key]
 

@@ -17,10 +17,13 @@ plays a saved network through it.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.alphazero.network import PolicyValueNetwork, check_plays
+from zoo_games.alphazero.pace import Pace
 from zoo_games.alphazero.searching import Evaluator, Search, make_search
 from zoo_games.alphazero.symmetric import SymmetricEvaluator
 from zoo_games.catalog import find_variant
@@ -33,7 +36,9 @@ class NetworkPlayer(Agent):
 
     ``symmetries``: the network's readings averaged over the board's symmetries (``None``:
     wherever the board has them, else not). ``waves``: the search runs each round of
-    Sequential Halving at once (:func:`make_search`).
+    Sequential Halving at once (:func:`make_search`). ``seconds``: each move's budget is
+    chosen to fill that time (:class:`~zoo_games.alphazero.pace.Pace`), ``simulations`` being
+    the first move's; :attr:`last_simulations` says what the last search spent.
     """
 
     name = "network"
@@ -45,10 +50,15 @@ class NetworkPlayer(Agent):
         seed: int | None = None,
         symmetries: bool | None = False,
         waves: bool = False,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(seed)
         if simulations < 0:
             raise ValueError(f"simulations must be 0 or more, got {simulations}")
+        if seconds is not None and not simulations:
+            raise ValueError(
+                "seconds per move budget a search; with simulations=0 there is none to budget"
+            )
         variant = find_variant(network.variant)
         space = variant.observer.space
         check_plays(network, variant.label, tuple(space.shape), variant.game.num_actions)
@@ -66,9 +76,13 @@ class NetworkPlayer(Agent):
         if turns:
             self.evaluator = SymmetricEvaluator(network, turns)
         self.simulations = simulations
+        #: The simulations the last move searched (0: it needed no search).
+        self.last_simulations = 0
         self._game = variant.game
         self._observer = variant.observer
-        self._search: Search | None = None
+        self._pace = None if seconds is None else Pace(seconds, first=simulations)
+        self._searches: dict[int, Search] = {}
+        self._label, self._seed, self._waves = variant.label, seed or 0, waves
         if simulations:
             from zoo_games.alphazero.folded import FoldedEvaluator, can_fold  # numba, as below
             from zoo_games.alphazero.guard import RootGuard  # numba: only a search needs it
@@ -78,27 +92,39 @@ class NetworkPlayer(Agent):
                 self.evaluator = FoldedEvaluator(network, turns)
             self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
-            self._search = make_search(variant.label, 1, simulations, seed or 0, waves)
+            self._search_of(simulations)
 
     def act(self, state: GameState) -> int:
         """The network's (or its search's) action for the player to act in ``state``."""
+        start = time.perf_counter()
         check_decision_node(state)
         if state.game.name != self._game.name or state.game.options() != self._game.options():
             raise ValueError(
                 f"this network plays {self.network.variant!r}; it was given a position of "
                 f"{state.game.name} {state.game.options()}"
             )
-        if self._search is not None:
+        self.last_simulations = 0
+        if self.simulations:
             row = self._kernels.row_from_state(state)
             win, allowed = self._guard.allowed(row)
             if win >= 0:
                 return win
-            found = self._search.run(
+            budget = self.simulations if self._pace is None else self._pace.budget()
+            found = self._search_of(budget).run(
                 row[None], self.evaluator, explore=False, root_masks=allowed[None]
             )
+            self.last_simulations = budget
+            if self._pace is not None:
+                self._pace.record(budget, time.perf_counter() - start)
             return int(found.actions[0])
         player = state.current_player()
         mask = np.frombuffer(state.legal_actions_mask(), dtype=np.int8)
         observation = self._observer.observe(state, player)[None]
         logits, _ = self.evaluator(observation, mask[None])
         return int(np.argmax(np.where(mask > 0, logits[0], -np.inf)))
+
+    def _search_of(self, budget: int) -> Search:
+        """The search of one position with ``budget`` simulations, made once per budget."""
+        if budget not in self._searches:
+            self._searches[budget] = make_search(self._label, 1, budget, self._seed, self._waves)
+        return self._searches[budget]
