@@ -12,7 +12,13 @@ import types
 import pytest
 
 from zoo_games.alphazero import player as player_module
-from zoo_games.alphazero.pace import LADDER, MOST_SIMULATIONS, REMEMBERED_MOVES, Pace
+from zoo_games.alphazero.pace import (
+    LADDER,
+    MOST_SIMULATIONS,
+    REMEMBERED_MOVES,
+    Pace,
+    shared_paces,
+)
 from zoo_games.catalog import find_variant
 
 
@@ -44,6 +50,13 @@ def test_one_slow_move_does_not_cut_the_budget_but_a_slow_machine_does():
     for _ in range(REMEMBERED_MOVES):
         pace.record(1000, 0.001)
     assert pace.budget() == MOST_SIMULATIONS  # worth far more: the ladder's top
+
+
+def test_paces_shared_from_elsewhere_decide_the_first_move():
+    paces = shared_paces(object(), "Evaluator", waves=False)
+    assert Pace(0.1, first=64, paces=paces).budget() == 64
+    Pace(0.1, first=64, paces=paces).record(100, 0.1)  # 1 ms a simulation, by another player
+    assert Pace(0.1, first=64, paces=paces).budget() == 96
 
 
 @pytest.mark.parametrize(
@@ -82,6 +95,11 @@ def test_the_player_searches_each_move_with_the_budget_its_pace_gives(monkeypatc
     # 64 first; then 0.1 ms a simulation: 384 take 38.4 ms, 512 would take 51.2
     assert budgets == [64, 384, 384, 384]
     assert clock.now == pytest.approx((64 + 3 * 384) / 10_000)
+    # The next game's player of the same network starts at the pace; another network's does not.
+    again = player_module.NetworkPlayer(network, 64, seed=2, seconds=0.05)
+    assert budgets_of_opening_moves(again, again, "togyz-kumalak", 1) == [384]
+    other = player_module.NetworkPlayer(random_network(1, "togyz-kumalak"), 64, seconds=0.05)
+    assert budgets_of_opening_moves(other, other, "togyz-kumalak", 1) == [64]
 
 
 def budgets_of_opening_moves(agent, player, label: str, moves: int) -> list[int]:

@@ -12,6 +12,11 @@ same seconds. The budgets come from a ladder, each rung half again or a third mo
 one below, because the player keeps one search per budget it has used (a search holds arrays
 sized for its budget). The ladder stops at :data:`MOST_SIMULATIONS`: a time per move worth
 more plays that many, in less time.
+
+The paces are the machine's, not the game's: the players of one network, evaluated and
+searched the same way, share them within a process (:func:`shared_paces`). The arena makes a
+new agent for every game; sharing, each game starts at the pace the one before ended with,
+where a player of its own would search its first move with the first budget again.
 """
 
 from __future__ import annotations
@@ -33,21 +38,39 @@ LADDER = tuple(
 REMEMBERED_MOVES = 5
 
 
+#: Recent seconds per simulation by what sets them (:func:`shared_paces`), with the object
+#: the key's identity is taken from, kept alive so that the identity is not reused.
+_SHARED: dict[tuple[int, str, bool], tuple[object, deque[float]]] = {}
+
+
+def shared_paces(network: object, evaluator: str, waves: bool) -> deque[float]:
+    """The recent paces of every player of ``network`` in this process.
+
+    ``evaluator`` names how it scores leaves and ``waves`` how the search runs, which both set
+    the pace as much as the network does.
+    """
+    key = (id(network), evaluator, waves)
+    if key not in _SHARED:
+        _SHARED[key] = (network, deque(maxlen=REMEMBERED_MOVES))
+    return _SHARED[key][1]
+
+
 class Pace:
     """Budgets of simulations that fill ``seconds`` per move (module docstring).
 
-    The first move searches with ``first`` simulations; after it, each budget comes from the
-    moves :meth:`record` was told about.
+    The first move searches with ``first`` simulations unless ``paces`` (recent seconds per
+    simulation, shared with other players: :func:`shared_paces`) already holds some; after
+    it, each budget comes from the moves :meth:`record` was told about.
     """
 
-    def __init__(self, seconds: float, first: int) -> None:
+    def __init__(self, seconds: float, first: int, paces: deque[float] | None = None) -> None:
         if not seconds > 0:
             raise ValueError(f"seconds per move must be positive, not {seconds}")
         if first < 1:
             raise ValueError(f"the first move's budget must be at least 1, not {first}")
         self.seconds = seconds
         self.first = first
-        self._seconds_per_simulation: deque[float] = deque(maxlen=REMEMBERED_MOVES)
+        self._seconds_per_simulation = deque(maxlen=REMEMBERED_MOVES) if paces is None else paces
 
     def budget(self) -> int:
         """The simulations the next move can afford: the largest rung of :data:`LADDER` that fits.

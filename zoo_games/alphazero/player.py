@@ -23,7 +23,7 @@ import numpy as np
 
 from zoo_games.agents.base import Agent, check_decision_node
 from zoo_games.alphazero.network import PolicyValueNetwork, check_plays
-from zoo_games.alphazero.pace import Pace
+from zoo_games.alphazero.pace import Pace, shared_paces
 from zoo_games.alphazero.searching import Evaluator, Search, make_search
 from zoo_games.alphazero.symmetric import SymmetricEvaluator
 from zoo_games.catalog import find_variant
@@ -80,7 +80,7 @@ class NetworkPlayer(Agent):
         self.last_simulations = 0
         self._game = variant.game
         self._observer = variant.observer
-        self._pace = None if seconds is None else Pace(seconds, first=simulations)
+        self._pace: Pace | None = None
         self._searches: dict[int, Search] = {}
         self._label, self._seed, self._waves = variant.label, seed or 0, waves
         if simulations:
@@ -93,6 +93,9 @@ class NetworkPlayer(Agent):
             self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
             self._search_of(simulations)
+            if seconds is not None:
+                paces = shared_paces(network, type(self.evaluator).__name__, waves)
+                self._pace = Pace(seconds, simulations, paces)
 
     def act(self, state: GameState) -> int:
         """The network's (or its search's) action for the player to act in ``state``."""
