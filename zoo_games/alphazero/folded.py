@@ -3,7 +3,7 @@
 :class:`~zoo_games.alphazero.symmetric.SymmetricEvaluator` scores a leaf by turning its
 observation into each of the board's guises and sending all of them through the network: for
 Santorini's eight, eight copies of the observation gathered and eight products with the first
-layer, then every guise's logits gathered back. Half of a symmetric move's time went to those
+layer, then every guise's logits gathered back. About half of each call's time went to those
 gathers, and most of the rest to the first layer. Both layers at the ends are linear, so the
 turns can move into the weights instead, once, when the evaluator is made:
 
