@@ -35,6 +35,14 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def assert_refused(script: str, *args: str, says: str) -> None:
+    """``script`` given ``args`` exits with argparse's status 2, saying ``says``, no traceback."""
+    result = run(script, *args)
+    assert result.returncode == 2
+    assert says in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_bench_field_prints_every_contender_and_writes_the_plot(tmp_path: Path) -> None:
     plot = tmp_path / "field.png"
     result = run(
@@ -82,10 +90,7 @@ def test_bench_field_prints_every_contender_and_writes_the_plot(tmp_path: Path) 
     ],
 )
 def test_bench_field_rejects_bad_arguments_clearly(args: list[str], message: str) -> None:
-    result = run("bench_field.py", *args)
-    assert result.returncode == 2
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
+    assert_refused("bench_field.py", *args, says=message)
 
 
 PGX_CHECK = """
@@ -180,9 +185,9 @@ def test_bench_threads_measures_each_layer_alone_and_beside_a_busy_process() -> 
     assert len(rows) == 2 * 3  # two machines, three layers
     assert any(row.startswith("as it is") and "workqueue" in row and "x" in row for row in rows)
     assert any(row.startswith("one busy neighbour") and "workqueue" in row for row in rows)
-    result = run("bench_threads.py", "--batch-size", "64")
-    assert result.returncode == 2
-    assert "--batch-size must be at least 2048" in result.stderr
+    assert_refused(
+        "bench_threads.py", "--batch-size", "64", says="--batch-size must be at least 2048"
+    )
 
 
 def test_instructions_child_plays_and_parent_checks_names() -> None:
@@ -192,12 +197,18 @@ def test_instructions_child_plays_and_parent_checks_names() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("decisions ")
     assert result.stdout == run("instructions.py", "--play", "togyz-kumalak", "2").stdout
-    result = run("instructions.py", "chess")
-    assert result.returncode == 2
-    assert "unknown environment 'chess'; known: connect_four_v3, senet-kendall-5" in result.stderr
-    result = run("instructions.py", "--games", "0", "togyz-kumalak")
-    assert result.returncode == 2
-    assert "--games: expected a whole number >= 1, got 0" in result.stderr
+    assert_refused(
+        "instructions.py",
+        "chess",
+        says="unknown environment 'chess'; known: connect_four_v3, senet-kendall-5",
+    )
+    assert_refused(
+        "instructions.py",
+        "--games",
+        "0",
+        "togyz-kumalak",
+        says="--games: expected a whole number >= 1, got 0",
+    )
 
 
 def test_bench_serve_plays_games_at_once_and_checks_each() -> None:
@@ -210,12 +221,15 @@ def test_bench_serve_plays_games_at_once_and_checks_each() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("3 games at once, 2 variants, ") and lines[0].endswith("all checked")
     assert " requests/s" in lines[1] and "95th percentile" in lines[2]
-    result = run("bench_serve.py", "--only", "chess")
-    assert result.returncode == 2
-    assert "--only 'chess' is not a variant; variants: senet-kendall-5" in result.stderr
-    result = run("bench_serve.py", "--games", "0")
-    assert result.returncode == 2
-    assert "--games: expected a whole number >= 1, got '0'" in result.stderr
+    assert_refused(
+        "bench_serve.py",
+        "--only",
+        "chess",
+        says="--only 'chess' is not a variant; variants: senet-kendall-5",
+    )
+    assert_refused(
+        "bench_serve.py", "--games", "0", says="--games: expected a whole number >= 1, got '0'"
+    )
 
 
 def run_training_benchmark(*args: str) -> subprocess.CompletedProcess[str]:
@@ -279,19 +293,20 @@ def test_bench_overlap_times_the_three_ways_against_the_driver() -> None:
     assert rows[0][3] == "1.00x" and all(row[3].endswith("x") for row in rows)
     assert rows[2][4].endswith("%")  # the learner's wait, overlapped alone
     assert "load average after" in result.stdout.splitlines()[-1]
-    refused = run("bench_overlap.py", "--runs", "0")
-    assert (
-        refused.returncode == 2 and "--runs: expected a whole number >= 1, got 0" in refused.stderr
+    assert_refused(
+        "bench_overlap.py", "--runs", "0", says="--runs: expected a whole number >= 1, got 0"
     )
 
 
 def test_bench_training_rejects_bad_arguments_clearly() -> None:
     for module in ("ray", "torch"):
         pytest.importorskip(module)
-    result = run("bench_training.py", "--iterations", "0")
-    assert result.returncode == 2
-    assert "--iterations: expected a whole number >= 1, got 0" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert_refused(
+        "bench_training.py",
+        "--iterations",
+        "0",
+        says="--iterations: expected a whole number >= 1, got 0",
+    )
 
 
 def test_bench_alphazero_prints_the_speeds_of_the_parts() -> None:
@@ -315,10 +330,12 @@ def test_bench_alphazero_prints_the_speeds_of_the_parts() -> None:
 def test_bench_alphazero_rejects_bad_arguments_clearly() -> None:
     for module in ("numba", "torch"):
         pytest.importorskip(module)
-    result = run("bench_alphazero.py", "--simulations", "0")
-    assert result.returncode == 2
-    assert "--simulations: expected a whole number >= 1, got 0" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert_refused(
+        "bench_alphazero.py",
+        "--simulations",
+        "0",
+        says="--simulations: expected a whole number >= 1, got 0",
+    )
 
 
 def test_bench_player_times_the_search_one_at_a_time_and_in_waves() -> None:
@@ -369,15 +386,16 @@ def test_bench_evaluators_times_the_three_evaluators_by_batch() -> None:
         assert words[0] == leaves and len(words) == 5
         assert all(float(number) > 0 for number in words[1:])
     assert "load average after" in lines[-1]
-    rejected = run("bench_evaluators.py", "--leaves", "0")
-    assert rejected.returncode == 2
-    assert "--leaves: expected a whole number >= 1, got 0" in rejected.stderr
-    assert "Traceback" not in rejected.stderr
+    assert_refused(
+        "bench_evaluators.py", "--leaves", "0", says="--leaves: expected a whole number >= 1, got 0"
+    )
 
 
 def test_bench_player_rejects_bad_arguments_clearly() -> None:
     pytest.importorskip("numba")
-    result = run("bench_player.py", "--simulations", "0")
-    assert result.returncode == 2
-    assert "--simulations: expected a whole number >= 1, got 0" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert_refused(
+        "bench_player.py",
+        "--simulations",
+        "0",
+        says="--simulations: expected a whole number >= 1, got 0",
+    )
