@@ -73,8 +73,6 @@ class NetworkPlayer(Agent):
                 f"symmetries=True averages over the board's symmetries; {variant.label}'s "
                 "board has none (Santorini's has eight)"
             )
-        if turns:
-            self.evaluator = SymmetricEvaluator(network, turns)
         self.simulations = simulations
         #: The simulations the last move searched (0: it needed no search).
         self.last_simulations = 0
@@ -93,9 +91,11 @@ class NetworkPlayer(Agent):
             self._guard = RootGuard(variant.label)
             self._kernels = kernels_of(variant.game)
             self._search_of(simulations)
-            if seconds is not None:
-                paces = shared_paces(network, type(self.evaluator).__name__, waves)
-                self._pace = Pace(seconds, simulations, paces)
+        if turns and self.evaluator is network:  # the position alone, or a network not folded
+            self.evaluator = SymmetricEvaluator(network, turns)
+        if seconds is not None:  # a search, checked above
+            paces = shared_paces(network, type(self.evaluator).__name__, waves)
+            self._pace = Pace(seconds, simulations, paces)
 
     def act(self, state: GameState) -> int:
         """The network's (or its search's) action for the player to act in ``state``."""
