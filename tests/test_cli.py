@@ -352,6 +352,7 @@ def alphazero_runs(monkeypatch):
         (["--convolutions", "8"], "convolutions read a board of planes"),
         (["--search-value-weight", "1.5"], "must be from 0 to 1, got 1.5"),
         (["--search-value-weight", "half"], "expected a number, got 'half'"),
+        (["--value-lambda", "-0.1"], "must be from 0 to 1, got -0.1"),
         (["--symmetries"], "togyz-kumalak has no board symmetries to train with; --symmetries"),
         (["--entropy-coeff", "0.02"], "--entropy-coeff cannot be used with --algorithm alphazero"),
         (["--epochs", "2"], "--epochs cannot be used with --algorithm alphazero"),
@@ -376,7 +377,13 @@ def test_alphazero_train_mistakes_get_one_line_and_start_nothing(
 
 @pytest.mark.parametrize(
     "extra",
-    [["--games", "8"], ["--simulations", "16"], ["--search-value-weight", "0.5"], ["--symmetries"]],
+    [
+        ["--games", "8"],
+        ["--simulations", "16"],
+        ["--search-value-weight", "0.5"],
+        ["--value-lambda", "0.9"],
+        ["--symmetries"],
+    ],
 )
 def test_ppo_refuses_the_alphazero_options(capsys, tmp_path, no_training, extra) -> None:
     line = refused(capsys, ["train", "togyz-kumalak", "--output", str(tmp_path / "r"), *extra])
@@ -388,12 +395,12 @@ def test_alphazero_train_starts_with_the_options_and_the_command(tmp_path, alpha
     argv = ["train", "togyz-kumalak", "--algorithm", "alphazero", "--games", "64"]
     argv += ["--simulations", "8", "--iterations", "3", "--output", str(tmp_path / "r")]
     argv += ["--search-value-weight", "0.5", "--hidden", "64", "32", "--lr", "0.002"]
-    argv += ["--final-lr-fraction", "0.5"]
+    argv += ["--final-lr-fraction", "0.5", "--value-lambda", "0.9"]
     assert main(argv) == 0
     (settings,) = alphazero_runs
     assert settings.final_lr_fraction == 0.5
     assert (settings.variant, settings.games, settings.simulations) == ("togyz-kumalak", 64, 8)
-    assert settings.search_value_weight == 0.5
+    assert settings.search_value_weight == 0.5 and settings.value_lambda == 0.9
     assert settings.hidden == [64, 32] and settings.lr == 0.002
     assert settings.iterations == 3 and settings.output_dir == str(tmp_path / "r")
     assert settings.command == "zoo-games " + " ".join(argv)

@@ -237,6 +237,7 @@ ALPHAZERO_OPTIONS = {
     "symmetries": "symmetries",
     "convolutions": "convolutions",
     "search_value_weight": "search_value_weight",
+    "value_lambda": "value_lambda",
     "hidden": "hidden",
     "lr": "lr",
     "final_lr_fraction": "final_lr_fraction",
@@ -472,7 +473,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=share,
         metavar="SHARE",
         help="alphazero: the value target's share of the search's root value, the rest the "
-        "game's outcome (default 0)",
+        "return (default 0)",
+    )
+    training.add_argument(
+        "--value-lambda",
+        type=share,
+        metavar="LAMBDA",
+        help="alphazero: the lambda of the value target's return, from 0 (the search's value "
+        "of the next position) to 1 (the game's outcome, the default)",
     )
     training.add_argument(
         "--hidden",

@@ -37,7 +37,7 @@ def random_positions(count: int, seed: int) -> tuple[list, Positions]:
         observations=np.array([VARIANT.observer.observe(s, s.current_player()) for s in states]),
         masks=masks_array,
         policies=(policies / policies.sum(axis=1, keepdims=True)).astype(np.float32),
-        outcomes=np.arange(count, dtype=np.float32),
+        returns=np.arange(count, dtype=np.float32),
         search_values=-np.arange(count, dtype=np.float32),
     )
     return states, batch
@@ -68,7 +68,7 @@ def test_each_row_is_what_its_turned_position_gives():
             turned_action = symmetry.action_image(turn, int(action))
             assert augmented.policies[row, turned_action] == batch.policies[row, action]
     assert turns_used == set(range(symmetry.COUNT))  # every turn is drawn
-    np.testing.assert_array_equal(augmented.outcomes, batch.outcomes)
+    np.testing.assert_array_equal(augmented.returns, batch.returns)
     np.testing.assert_array_equal(augmented.search_values, batch.search_values)
 
 

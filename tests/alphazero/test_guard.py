@@ -65,4 +65,4 @@ def test_guarded_self_play_searches_only_the_win(make_scripted_search) -> None:
     counts = selfplay.play(lambda observations, masks: (np.zeros(masks.shape), np.zeros(4)), 1)
     assert counts.games == 4 and search.calls[0][1].tolist() == [8] * 4
     kept = buffer.sample(4, np.random.default_rng(0))
-    assert (kept.policies[:, 8] == 1).all() and (kept.outcomes == 1).all()
+    assert (kept.policies[:, 8] == 1).all() and (kept.returns == 1).all()

@@ -72,9 +72,9 @@ def fixed_batch() -> Positions:
     policies = np.zeros((8, 5), np.float32)
     for row, mask in enumerate(masks):
         policies[row, rng.choice(np.flatnonzero(mask))] = 1.0
-    outcomes = rng.choice([-1.0, 1.0], size=8).astype(np.float32)
+    returns = rng.choice([-1.0, 1.0], size=8).astype(np.float32)
     search_values = rng.uniform(-1, 1, size=8).astype(np.float32)
-    return Positions(observations(8), masks, policies, outcomes, search_values)
+    return Positions(observations(8), masks, policies, returns, search_values)
 
 
 def test_learning_lowers_both_losses_on_a_fixed_batch() -> None:
@@ -96,7 +96,7 @@ def test_illegal_actions_take_no_part_in_the_policy_loss() -> None:
             batch.observations,
             np.tile([1, 0, 0, 0, 0], (8, 1)).astype(np.int8),
             np.tile([1.0, 0, 0, 0, 0], (8, 1)).astype(np.float32),
-            batch.outcomes,
+            batch.returns,
             batch.search_values,
         )
     after, _ = losses(trained, masked_only)
@@ -104,11 +104,11 @@ def test_illegal_actions_take_no_part_in_the_policy_loss() -> None:
 
 
 @pytest.mark.parametrize("weight", [0.0, 0.25, 1.0])
-def test_the_value_target_blends_the_outcome_and_the_search_value(weight: float) -> None:
+def test_the_value_target_blends_the_return_and_the_search_value(weight: float) -> None:
     batch = fixed_batch()
     trained = model()
     _, value_loss = losses(trained, batch, search_value_weight=weight)
     with torch.no_grad():
         _, values = trained(torch.from_numpy(batch.observations))
-    target = (1 - weight) * batch.outcomes + weight * batch.search_values
+    target = (1 - weight) * batch.returns + weight * batch.search_values
     assert value_loss.item() == pytest.approx(float(((values.numpy() - target) ** 2).mean()))

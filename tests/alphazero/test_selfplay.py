@@ -13,6 +13,7 @@ pytest.importorskip("numba")
 from zoo_games import batched
 from zoo_games.alphazero.network import PolicyValueNetwork
 from zoo_games.alphazero.replay import ReplayBuffer
+from zoo_games.alphazero.returns import lambda_returns
 from zoo_games.alphazero.selfplay import SelfPlay
 from zoo_games.catalog import find_variant
 
@@ -33,13 +34,15 @@ def random_network(label: str, seed: int = 0) -> PolicyValueNetwork:
     )
 
 
-def play_until_a_game_ends(label: str, games: int, make_search: Any, seed: int = 0) -> Any:
+def play_until_a_game_ends(
+    label: str, games: int, make_search: Any, seed: int = 0, value_lambda: float = 1.0
+) -> Any:
     variant = find_variant(label)
     engine = batched.make(label, batch_size=games, seed=seed)
     search = make_search(label, games, 1, seed)
     space = variant.observer.space
     buffer = ReplayBuffer(10_000, tuple(space.shape), np.dtype(space.dtype), engine.num_actions)
-    selfplay = SelfPlay(engine, search, buffer.add)
+    selfplay = SelfPlay(engine, search, buffer.add, value_lambda=value_lambda)
     network = random_network(label, seed)
     while buffer.added == 0:
         counts = selfplay.play(network, moves=1)
@@ -80,7 +83,7 @@ def test_each_position_gets_the_outcome_of_its_mover(label, make_scripted_search
     assert counts.games >= 1 and counts.positions == buffer.added >= len(states)
     movers = [state.current_player() for state in states]
     expected = np.array([returns[mover] for mover in movers], dtype=np.float32)
-    np.testing.assert_array_equal(held.outcomes[: len(states)], expected)
+    np.testing.assert_array_equal(held.returns[: len(states)], expected)
     assert expected.any()  # a decided game: +1 for the winner's positions, -1 for the loser's
     for index, (state, mover) in enumerate(zip(states, movers, strict=True)):
         observation = variant.observer.observe(state, mover)
@@ -91,3 +94,18 @@ def test_each_position_gets_the_outcome_of_its_mover(label, make_scripted_search
         assert held.policies[index].sum() == pytest.approx(1.0, abs=1e-5)
     if label.startswith("senet"):  # extra turns: the same mover twice in a row
         assert any(a == b for a, b in pairwise(movers))
+
+
+def test_below_a_lambda_of_one_each_position_gets_the_lambda_return(make_scripted_search):
+    label = "senet-kendall-5"
+    variant, search, buffer, _ = play_until_a_game_ends(
+        label, 3, make_scripted_search, value_lambda=0.8
+    )
+    first = next(g for g in range(3) if ends_at_the_last_move(variant, search, g))
+    states, returns = replayed(variant, search, first)
+    held = buffer.latest(buffer.added)
+    movers = np.array([state.current_player() for state in states])
+    outcomes = np.array([returns[mover] for mover in movers], dtype=np.float32)
+    expected = lambda_returns(outcomes, held.search_values[: len(states)], movers, 0.8)
+    np.testing.assert_array_equal(held.returns[: len(states)], expected)
+    assert not np.array_equal(expected, outcomes)

@@ -96,6 +96,7 @@ def test_a_run_with_symmetries_learns_from_turned_positions(tmp_path, make_scrip
         ({"final_lr_fraction": 0.0}, "final_lr_fraction must be more than 0 and at most 1"),
         ({"search_value_weight": 1.5}, "search_value_weight must be from 0 to 1"),
         ({"search_value_weight": float("nan")}, "search_value_weight must be from 0 to 1"),
+        ({"value_lambda": 1.5}, "value_lambda must be from 0 to 1"),
         ({"hidden": []}, "hidden must be one or more layer sizes"),
         ({"convolutions": [0]}, "convolutions must be channel counts of 1 or more"),
         ({"convolutions": [8]}, r"convolutions read a board of planes .* shape \(93,\)"),

@@ -9,7 +9,8 @@ The rooms, in the order a value flows through them:
   engine (:mod:`zoo_games.batched.search.alphazero`); :mod:`~zoo_games.alphazero.searching` says
   what this package needs of it, and is the one place that makes it;
 * :mod:`~zoo_games.alphazero.selfplay`: every game of a batched engine played by the search,
-  each position recorded with its search target and, once the game ends, its outcome;
+  each position recorded with its search target and, once the game ends, its outcome or the
+  λ-return of the searches that followed (:mod:`~zoo_games.alphazero.returns`);
 * :mod:`~zoo_games.alphazero.replay`: the replay buffer, a numpy ring of positions;
 * :mod:`~zoo_games.alphazero.learner`: the network in torch (the ``rllib`` extra), its loss
   and its optimizer, and the conversions to and from the numpy network;

@@ -39,6 +39,6 @@ class Augmenter:
             observations.reshape(batch.observations.shape),
             np.take_along_axis(batch.masks, actions, axis=1),
             np.take_along_axis(batch.policies, actions, axis=1),
-            batch.outcomes,
+            batch.returns,
             batch.search_values,
         )

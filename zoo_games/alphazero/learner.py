@@ -9,11 +9,12 @@ buffer; its loss is AlphaZero's:
 * the cross-entropy between the search's improved policy and the network's policy over the
   legal actions (illegal logits are masked out before the softmax, so the network is never
   taught about actions it cannot play);
-* the squared error between the value and its target for the player to move: the game's
-  outcome, or a blend of it with the search's value of the position
-  (``search_value_weight``). The outcome is what the game said, but it says it about a whole
-  game at once, and a move early in a long Togyz Kumalak game had little to do with it; the
-  search's value is a guess, but one about this position;
+* the squared error between the value and its target for the player to move: the return
+  self-play recorded (the game's outcome, or the λ-return of the searches that followed:
+  :mod:`zoo_games.alphazero.returns`), or a blend of it with the search's value of the
+  position (``search_value_weight``). The outcome is what the game said, but it says it about
+  a whole game at once, and a move early in a long Togyz Kumalak game had little to do with
+  it; the search's value is a guess, but one about this position;
 * weight decay, AdamW's, which keeps the weights from fitting the last few games too closely.
 
 Needs torch (the ``rllib`` extra).
@@ -160,7 +161,7 @@ def losses(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """The policy cross-entropy (legal actions only) and value squared error of ``batch``.
 
-    The value target is ``(1 - w) * outcome + w * search value``, ``w = search_value_weight``.
+    The value target is ``(1 - w) * return + w * search value``, ``w = search_value_weight``.
     """
     logits, values = model(torch.from_numpy(batch.observations))
     legal = torch.from_numpy(batch.masks).bool()
@@ -168,7 +169,7 @@ def losses(
     targets = torch.from_numpy(batch.policies)
     policy_loss = -(targets * log_policy).sum(dim=-1).mean()
     weight = search_value_weight
-    value_targets = (1 - weight) * batch.outcomes + weight * batch.search_values
+    value_targets = (1 - weight) * batch.returns + weight * batch.search_values
     value_loss = ((values - torch.from_numpy(value_targets.astype(np.float32))) ** 2).mean()
     return policy_loss, value_loss
 

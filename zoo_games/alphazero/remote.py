@@ -36,10 +36,11 @@ class SelfPlayWorker:
         seed: int,
         make_search: SearchMaker,
         guard: bool = False,
+        value_lambda: float = 1.0,
     ) -> None:
         self._kept: list[Positions] = []
         self._selfplay = make_selfplay(
-            variant, games, simulations, seed, make_search, self._kept.append, guard
+            variant, games, simulations, seed, make_search, self._kept.append, guard, value_lambda
         )
 
     def play(
@@ -70,11 +71,14 @@ class RemoteSelfPlay:
         make_search: SearchMaker,
         keep: Callable[[Positions], None],
         guard: bool = False,
+        value_lambda: float = 1.0,
     ) -> None:
         actor: Any = ray.remote(num_cpus=1)(SelfPlayWorker)
         seeds = np.random.SeedSequence(seed).generate_state(workers)
         self._workers: list[Any] = [
-            actor.remote(variant, games, simulations, int(worker_seed), make_search, guard)
+            actor.remote(
+                variant, games, simulations, int(worker_seed), make_search, guard, value_lambda
+            )
             for worker_seed in seeds
         ]
         self._keep = keep

@@ -1,10 +1,11 @@
-"""The replay buffer: the latest self-play positions, each with its search target and outcome.
+"""The replay buffer: the latest self-play positions, each with its search target and return.
 
 A ring of numpy arrays of fixed size: the newest positions overwrite the oldest, so the
 learner always trains on the latest positions (a million by default), played by networks close
 to the one it is training. Each position is what the network reads and what it should have
 said: the observation of the player to move, the legal actions, the search's improved policy,
-the game's outcome for that player and the search's value of the position for that player.
+the return of the game from that position for that player (its outcome, or the λ-return of
+:mod:`zoo_games.alphazero.returns`) and the search's value of the position for that player.
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ class Positions:
     observations: np.ndarray
     masks: np.ndarray
     policies: np.ndarray
-    outcomes: np.ndarray
+    #: What the rest of the game said of the position, for the player to move: the game's
+    #: outcome, or its λ-return (:func:`~zoo_games.alphazero.returns.lambda_returns`).
+    returns: np.ndarray
     #: The search's value of the root for the player to move (the learner can blend it with
-    #: the outcome: :class:`~zoo_games.alphazero.learner.Learner`).
+    #: the return: :class:`~zoo_games.alphazero.learner.Learner`).
     search_values: np.ndarray
 
     def __len__(self) -> int:
-        return len(self.outcomes)
+        return len(self.returns)
 
 
 class ReplayBuffer:
@@ -47,7 +50,7 @@ class ReplayBuffer:
         self._observations = np.zeros((capacity, *observation_shape), dtype=observation_dtype)
         self._masks = np.zeros((capacity, num_actions), dtype=np.int8)
         self._policies = np.zeros((capacity, num_actions), dtype=np.float32)
-        self._outcomes = np.zeros(capacity, dtype=np.float32)
+        self._returns = np.zeros(capacity, dtype=np.float32)
         self._search_values = np.zeros(capacity, dtype=np.float32)
         #: Positions ever added (the next one goes to ``added % capacity``).
         self.added = 0
@@ -63,7 +66,7 @@ class ReplayBuffer:
         self._observations[slots] = positions.observations[first:]
         self._masks[slots] = positions.masks[first:]
         self._policies[slots] = positions.policies[first:]
-        self._outcomes[slots] = positions.outcomes[first:]
+        self._returns[slots] = positions.returns[first:]
         self._search_values[slots] = positions.search_values[first:]
         self.added += count
 
@@ -83,7 +86,7 @@ class ReplayBuffer:
             self._observations[slots],
             self._masks[slots],
             self._policies[slots],
-            self._outcomes[slots],
+            self._returns[slots],
             self._search_values[slots],
         )
 
@@ -96,7 +99,7 @@ class ReplayBuffer:
             observations=self._observations[:held],
             masks=self._masks[:held],
             policies=self._policies[:held],
-            outcomes=self._outcomes[:held],
+            returns=self._returns[:held],
             search_values=self._search_values[:held],
             added=np.int64(self.added),
         )
@@ -104,7 +107,9 @@ class ReplayBuffer:
     def load(self, path: Path) -> None:
         """Replace what this buffer holds by what :meth:`save` wrote to ``path``."""
         with np.load(path) as saved:
-            held = len(saved["outcomes"])
+            # A buffer saved before λ-returns held the outcomes, under that name.
+            returns = saved["returns"] if "returns" in saved else saved["outcomes"]
+            held = len(returns)
             if held > self.capacity:
                 raise ValueError(
                     f"{path} holds {held} positions, more than this buffer's {self.capacity}"
@@ -112,7 +117,7 @@ class ReplayBuffer:
             self._observations[:held] = saved["observations"]
             self._masks[:held] = saved["masks"]
             self._policies[:held] = saved["policies"]
-            self._outcomes[:held] = saved["outcomes"]
-            # A buffer saved before search values were kept: its outcomes stand in for them.
-            self._search_values[:held] = saved.get("search_values", saved["outcomes"])
+            self._returns[:held] = returns
+            # A buffer saved before search values were kept: its returns stand in for them.
+            self._search_values[:held] = saved.get("search_values", returns)
             self.added = int(saved["added"])

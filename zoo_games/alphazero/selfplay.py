@@ -5,9 +5,10 @@ evaluated by the network in one batch across the games), and each position is re
 what the learner needs: the observation and legal actions of the player to move, the search's
 improved policy and value of the position, and who moved. When a game ends (the engine
 restarts it at once), its result gives each of its recorded positions the outcome ``z`` from
-its mover's side (+1 won, -1 lost, 0 drawn), and the positions are kept (in the replay
-buffer). Senet's extra turns need nothing special: a player who moves twice in a row has two
-positions of its own.
+its mover's side (+1 won, -1 lost, 0 drawn), or with ``value_lambda`` below 1 the λ-return of
+the searches that followed it (:mod:`zoo_games.alphazero.returns`), and the positions are kept
+(in the replay buffer). Senet's extra turns need nothing special: a player who moves twice in a
+row has two positions of its own.
 
 A game still under way when a run stops never reaches the buffer: its outcome is unknown.
 """
@@ -22,6 +23,7 @@ import numpy as np
 from zoo_games import batched
 from zoo_games.alphazero.guard import RootGuard
 from zoo_games.alphazero.replay import Positions
+from zoo_games.alphazero.returns import lambda_returns
 from zoo_games.alphazero.searching import Evaluator, Search, SearchMaker
 from zoo_games.batched.engine import BatchedEngine
 
@@ -51,7 +53,8 @@ class SelfPlay:
     ``keep`` is the replay buffer's ``add`` in the training process; a self-play worker on a
     cluster collects them to send back. With a ``guard``, each search considers only the root
     actions the guard leaves (a win in one alone; no move that loses at once while others
-    remain), and the policy target is 0 on the others.
+    remain), and the policy target is 0 on the others. ``value_lambda``: the λ of the positions'
+    returns (1: the game's outcome).
     """
 
     def __init__(
@@ -60,11 +63,13 @@ class SelfPlay:
         search: Search,
         keep: Callable[[Positions], None],
         guard: RootGuard | None = None,
+        value_lambda: float = 1.0,
     ) -> None:
         self.engine = engine
         self.search = search
         self.keep = keep
         self.guard = guard
+        self.value_lambda = value_lambda
         self._steps: list[_Step] = []
         #: The step number of ``_steps[0]``, and of each game's first position.
         self._first_step = 0
@@ -93,17 +98,18 @@ class SelfPlay:
         return SelfPlayCounts(positions, games)
 
     def _finish(self, game: int, rewards: np.ndarray) -> int:
-        """Keep game ``game``'s positions, with ``rewards`` as their outcomes."""
+        """Keep game ``game``'s positions, with the returns of its result ``rewards``."""
         last = self._first_step + len(self._steps)
         steps = self._steps[self._game_starts[game] - self._first_step :]
         players = np.array([step.players[game] for step in steps], dtype=np.int64)
+        search_values = np.array([step.search_values[game] for step in steps])
         self.keep(
             Positions(
                 observations=np.stack([step.observations[game] for step in steps]),
                 masks=np.stack([step.masks[game] for step in steps]),
                 policies=np.stack([step.policies[game] for step in steps]),
-                outcomes=rewards[players].astype(np.float32),
-                search_values=np.array([step.search_values[game] for step in steps]),
+                returns=lambda_returns(rewards[players], search_values, players, self.value_lambda),
+                search_values=search_values,
             )
         )
         self._game_starts[game] = last
@@ -125,11 +131,13 @@ def make_selfplay(
     make_search: SearchMaker,
     keep: Callable[[Positions], None],
     guard: bool = False,
+    value_lambda: float = 1.0,
 ) -> SelfPlay:
     """Self-play of ``games`` games of ``variant`` at once, engine and search seeded by ``seed``.
 
-    ``guard``: with a :class:`~zoo_games.alphazero.guard.RootGuard` (see :class:`SelfPlay`).
+    ``guard``: with a :class:`~zoo_games.alphazero.guard.RootGuard`; ``value_lambda``: the λ
+    of the returns (see :class:`SelfPlay`).
     """
     engine = batched.make(variant, batch_size=games, seed=seed)
     search = make_search(variant, games, simulations, seed)
-    return SelfPlay(engine, search, keep, RootGuard(variant) if guard else None)
+    return SelfPlay(engine, search, keep, RootGuard(variant) if guard else None, value_lambda)

@@ -86,7 +86,11 @@ class AlphaZeroSettings:
     #: 1: constant): :func:`~zoo_games.training.learning_rate.decayed`.
     final_lr_fraction: float = 0.1
     weight_decay: float = 1e-4
-    #: The value target's share of the search's root value (the rest: the game's outcome).
+    #: The λ of the value targets' returns: 1, the game's outcome (AlphaZero); below, the
+    #: λ-return of the searches of the positions that followed
+    #: (:mod:`zoo_games.alphazero.returns`).
+    value_lambda: float = 1.0
+    #: The value target's share of the search's root value (the rest: the return).
     search_value_weight: float = 0.0
     #: Iterations between evaluations and checkpoints, the first before the first iteration
     #: (0: only the final evaluation and checkpoint, at the end).
@@ -159,6 +163,7 @@ class AlphaZeroSettings:
             check_positive(name, getattr(self, name))
         check_final_fraction(self.final_lr_fraction)
         check_share("search_value_weight", self.search_value_weight)
+        check_share("value_lambda", self.value_lambda)
         check_non_negative("weight_decay", self.weight_decay)
         check_hidden(self.hidden)
         if not are_sizes(self.convolutions):

@@ -120,6 +120,7 @@ class Run:
                 make,
                 self.buffer.add,
                 settings.guard,
+                settings.value_lambda,
             )
         else:
             self.selfplay = make_selfplay(
@@ -130,6 +131,7 @@ class Run:
                 make,
                 self.buffer.add,
                 settings.guard,
+                settings.value_lambda,
             )
         torch.manual_seed(settings.seed)
         model = PolicyValueModel(
