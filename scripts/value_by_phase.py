@@ -28,6 +28,7 @@ from zoo_games.agents.evaluation import evaluation_for
 from zoo_games.alphazero.network import PolicyValueNetwork, check_plays, load
 from zoo_games.alphazero.saved import baseline_folder, network_folder
 from zoo_games.catalog import Variant, find_variant
+from zoo_games.core.chance import ChanceSampler
 
 #: The parts of a game the statistics are given for, as fractions of its decisions.
 QUARTERS = ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0))
@@ -50,6 +51,7 @@ def play(
     game, observer = variant.game, variant.observer
     evaluate = evaluation_for(game.name)
     rng = np.random.default_rng(seed)
+    chance = ChanceSampler()  # throws drawn as the environments draw them
     no_mask = np.zeros((1, game.num_actions), dtype=np.int8)  # the network reads no mask
     rows: list[tuple[float, float, float, float]] = []
     for _ in range(games):
@@ -57,8 +59,7 @@ def play(
         seen: list[tuple[int, float, float]] = []
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=np.divide(chances, sum(chances)))))
+                state.apply_action(chance.sample(state.chance_outcomes(), rng))
                 continue
             mover = state.current_player()
             legal = state.legal_actions()
